@@ -1,0 +1,158 @@
+"""Syntax tree of expressions and simple statements.  Every node is frozen and knows its position."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Position
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    pos: Position = field(repr=False)
+
+
+# ---- expressions -----------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Literal(Node):
+    value: Any
+
+
+@dataclass(frozen=True, eq=False)
+class Name(Node):
+    id: str
+
+
+@dataclass(frozen=True, eq=False)
+class Attr(Node):
+    obj: Node
+    name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Index(Node):
+    obj: Node
+    index: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Call(Node):
+    func: str
+    args: tuple
+    kwargs: tuple  # of (name, Node)
+
+
+@dataclass(frozen=True, eq=False)
+class Comprehension(Node):
+    """``func(elem for var in source if cond)``; func is 'list' for ``[elem for ...]``."""
+
+    func: str
+    elem: Node
+    var: str
+    source: Node
+    cond: Node | None
+
+
+@dataclass(frozen=True, eq=False)
+class ListLit(Node):
+    items: tuple
+
+
+@dataclass(frozen=True, eq=False)
+class BinOp(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Compare(Node):
+    op: str  # == != < <= > >= in notin
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class BoolOp(Node):
+    op: str  # and / or
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Neg(Node):
+    operand: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Cond(Node):
+    test: Node
+    then: Node
+    otherwise: Node
+
+
+# ---- simple statements -------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class Assign(Node):
+    target: Node
+    op: str
+    value: Node
+
+
+@dataclass(frozen=True, eq=False)
+class CallStmt(Node):
+    call: Call
+
+
+@dataclass(frozen=True, eq=False)
+class Break(Node):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class Continue(Node):
+    pass
+
+
+def children(node: Node):
+    """The direct sub-expressions of a node, for generic walks."""
+    if isinstance(node, (Attr, Not, Neg)):
+        yield node.obj if isinstance(node, Attr) else node.operand
+    elif isinstance(node, Index):
+        yield node.obj
+        yield node.index
+    elif isinstance(node, Call):
+        yield from node.args
+        for _, value in node.kwargs:
+            yield value
+    elif isinstance(node, Comprehension):
+        yield node.source
+        yield node.elem
+        if node.cond is not None:
+            yield node.cond
+    elif isinstance(node, ListLit):
+        yield from node.items
+    elif isinstance(node, (BinOp, Compare, BoolOp)):
+        yield node.left
+        yield node.right
+    elif isinstance(node, Cond):
+        yield node.test
+        yield node.then
+        yield node.otherwise
+    elif isinstance(node, (Let, Assign)):
+        if isinstance(node, Assign):
+            yield node.target
+        yield node.value
+    elif isinstance(node, CallStmt):
+        yield node.call

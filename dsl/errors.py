@@ -1,0 +1,102 @@
+"""Errors of every stage of the pipeline.
+
+One base class, :class:`RulebookError`; one subclass per stage.  Inner code raises errors without
+a location; the stage that knows the file attaches ``file``, ``line`` and ``column`` (1-based).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where something stands in a ruleset file (1-based line and column)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def shifted(self, offset: int) -> "Position":
+        """The position ``offset`` characters further along the same line."""
+        return Position(self.file, self.line, self.column + offset)
+
+
+class RulebookError(Exception):
+    """Base class of every error rulebook reports to a user."""
+
+    stage = "error"
+
+    def __init__(self, message: str, position: Position | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.hint = hint
+
+    def located(self, position: Position | None) -> "RulebookError":
+        """Attach a position if the error has none yet; returns self."""
+        if self.position is None and position is not None:
+            self.position = position
+        return self
+
+    def __str__(self) -> str:
+        where = f"{self.position}: " if self.position else ""
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{where}{self.stage}: {self.message}{hint}"
+
+
+class YamlError(RulebookError):
+    """The file is not well-formed YAML, or uses a YAML feature rulesets may not use."""
+
+    stage = "yaml error"
+
+
+class SchemaError(RulebookError):
+    """The YAML does not have the structure the JSON Schema of a ruleset describes."""
+
+    stage = "schema error"
+
+
+class ExpressionSyntaxError(RulebookError):
+    """An expression or statement string does not parse."""
+
+    stage = "syntax error"
+
+
+class CheckError(RulebookError):
+    """An undefined name, a type error, or another static problem found before running."""
+
+    stage = "check error"
+
+
+class ParameterError(RulebookError):
+    """A parameter value given with --set or params= is unknown or out of range."""
+
+    stage = "parameter error"
+
+
+class RulesRuntimeError(RulebookError):
+    """A ruleset failed while running: a runaway loop, a card taken from an empty pile, ..."""
+
+    stage = "runtime error"
+
+
+class IllegalActionError(RulebookError):
+    """The action is not legal in this state; the state is unchanged."""
+
+    stage = "illegal action"
+
+
+class ErrorList(RulebookError):
+    """Several errors found in one pass; ``errors`` holds them, best first."""
+
+    stage = "errors"
+
+    def __init__(self, errors: list[RulebookError]):
+        super().__init__(f"{len(errors)} error(s)")
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)

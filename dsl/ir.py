@@ -1,0 +1,177 @@
+"""The checked ruleset: what the static checks hand to the compiler.
+
+Expressions are syntax trees from :mod:`dsl.ast`; ``Ruleset.types`` and ``Ruleset.symbols`` map each
+expression node to its static type and to what its name or attribute resolved to.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ast import Node
+from .errors import Position
+from .types import Type
+
+
+# ---- declarations -------------------------------------------------------------------------------
+@dataclass
+class ComponentKind:
+    name: str
+    template: str
+    attributes: dict  # name -> Type
+    enums: dict  # name -> list of allowed strings
+    marks: dict  # name -> default value
+    rows: list  # list of dicts: attributes, count, zone, each_player
+    position: Position
+
+
+@dataclass
+class ZoneFamily:
+    name: str
+    per_player: bool
+    visibility: str  # all / owner / none / count / top
+    position: Position
+
+
+@dataclass
+class Variable:
+    name: str
+    type: Type
+    initial: object
+    visibility: str
+    position: Position
+
+
+@dataclass
+class Define:
+    name: str
+    params: list
+    body: Node
+    position: Position
+
+
+# ---- statements -----------------------------------------------------------------------------------
+@dataclass
+class Stmt:
+    position: Position
+
+
+@dataclass
+class Exec(Stmt):
+    """A simple statement: assignment, let, or a call of an effect."""
+
+    node: Node
+
+
+@dataclass
+class CallProc(Stmt):
+    proc: str
+    args: list
+
+
+@dataclass
+class If(Stmt):
+    cond: Node
+    then: list
+    otherwise: list
+
+
+@dataclass
+class While(Stmt):
+    cond: Node
+    body: list
+    limit: int | None
+
+
+@dataclass
+class For(Stmt):
+    var: str
+    source: Node
+    body: list
+
+
+@dataclass
+class Repeat(Stmt):
+    count: Node
+    body: list
+
+
+@dataclass
+class Simultaneous(Stmt):
+    var: str
+    source: Node
+    body: list
+
+
+@dataclass
+class Break(Stmt):
+    pass
+
+
+@dataclass
+class Continue(Stmt):
+    pass
+
+
+@dataclass
+class Option:
+    name: str
+    text: str | None
+    params: list  # list of (name, Node domain expression)
+    require: Node | None
+    body: list
+    position: Position
+    decline: bool = False
+
+
+@dataclass
+class Choose(Stmt):
+    player: Node
+    prompt: str | None
+    options: list
+    if_none: str
+
+
+@dataclass
+class Procedure:
+    name: str
+    params: list
+    body: list
+    position: Position
+
+
+@dataclass
+class Trigger:
+    name: str
+    event: str  # enter / leave / empty
+    zone: str  # zone family
+    when: Node | None
+    body: list
+    position: Position
+
+
+@dataclass
+class Ruleset:
+    name: str
+    file: str
+    description: str
+    min_players: int
+    max_players: int
+    players: int
+    player_names: list
+    params: dict  # name -> value in force
+    param_specs: dict  # name -> dict from the ruleset
+    kinds: dict  # name -> ComponentKind
+    zones: dict  # name -> ZoneFamily
+    vars: dict  # name -> Variable
+    player_vars: dict  # name -> Variable
+    defines: dict  # name -> Define
+    procedures: dict  # name -> Procedure
+    setup: list
+    flow: list
+    triggers: list
+    score: Node | None
+    tiebreaks: list
+    evaluation: Node | None
+    types: dict = field(default_factory=dict)  # Node -> Type
+    symbols: dict = field(default_factory=dict)  # Node -> tuple
+    data: object = None  # the raw document data, for tools such as `explain`

@@ -1,0 +1,236 @@
+"""Stage 3: parse expression and statement strings into the syntax tree of :mod:`dsl.ast`."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import ExpressionSyntaxError, Position
+
+_GRAMMAR = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
+
+_TOKEN_WORDS = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "COMPARE": "a comparison",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "AUG_OP": "'+=' or '-='",
+    "$END": "the end", "IF": "'if'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(_GRAMMAR, start=["start_expr", "start_stmt"], parser="lalr",
+                propagate_positions=True, maybe_placeholders=True)
+
+
+class _ToAst(Transformer):
+    def __init__(self, base: Position):
+        super().__init__()
+        self.base = base
+
+    def _pos(self, meta_or_token) -> Position:
+        line = getattr(meta_or_token, "line", 1) or 1
+        column = getattr(meta_or_token, "column", 1) or 1
+        if line == 1:
+            return self.base.shifted(column - 1)
+        return Position(self.base.file, self.base.line + line - 1, column)
+
+    # --- literals and names
+    @v_args(meta=True)
+    def number(self, meta, items):
+        return ast.Literal(self._pos(meta), int(str(items[0]).replace("_", "")))
+
+    @v_args(meta=True)
+    def string(self, meta, items):
+        return ast.Literal(self._pos(meta), str(items[0])[1:-1])
+
+    @v_args(meta=True)
+    def true(self, meta, items):
+        return ast.Literal(self._pos(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta, items):
+        return ast.Literal(self._pos(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta, items):
+        return ast.Literal(self._pos(meta), None)
+
+    @v_args(meta=True)
+    def name(self, meta, items):
+        return ast.Name(self._pos(meta), str(items[0]))
+
+    @v_args(meta=True)
+    def list_lit(self, meta, items):
+        return ast.ListLit(self._pos(meta), tuple(i for i in items if i is not None))
+
+    # --- postfix
+    @v_args(meta=True)
+    def attr(self, meta, items):
+        obj, name = items
+        return ast.Attr(self._pos(name), obj, str(name))
+
+    @v_args(meta=True)
+    def index(self, meta, items):
+        return ast.Index(self._pos(meta), items[0], items[1])
+
+    def arguments(self, items):
+        return items
+
+    @v_args(meta=True)
+    def keyword(self, meta, items):
+        return ("kw", str(items[0]), items[1])
+
+    def _call(self, pos, func, arguments):
+        args, kwargs = [], []
+        for arg in arguments or ():
+            if isinstance(arg, tuple):
+                kwargs.append((arg[1], arg[2]))
+            else:
+                if kwargs:
+                    raise ExpressionSyntaxError("a positional argument follows a keyword argument",
+                                                arg.pos, "put keyword arguments (name=value) last")
+                args.append(arg)
+        return ast.Call(pos, str(func), tuple(args), tuple(kwargs))
+
+    @v_args(meta=True)
+    def call(self, meta, items):
+        return self._call(self._pos(meta), items[0], items[1])
+
+    @v_args(meta=True)
+    def aggregate(self, meta, items):
+        func, elem, var, source, cond = items
+        return ast.Comprehension(self._pos(meta), str(func), elem, str(var), source, cond)
+
+    @v_args(meta=True)
+    def list_comp(self, meta, items):
+        elem, var, source, cond = items
+        return ast.Comprehension(self._pos(meta), "list", elem, str(var), source, cond)
+
+    # --- operators
+    @v_args(meta=True)
+    def binop(self, meta, items):
+        left, op, right = items
+        return ast.BinOp(self._pos(op), str(op), left, right)
+
+    @v_args(meta=True)
+    def compare(self, meta, items):
+        left, op, right = items
+        return ast.Compare(self._pos(op), str(op), left, right)
+
+    @v_args(meta=True)
+    def in_op(self, meta, items):
+        return ast.Compare(self._pos(meta), "in", items[0], items[1])
+
+    @v_args(meta=True)
+    def not_in_op(self, meta, items):
+        return ast.Compare(self._pos(meta), "not in", items[0], items[1])
+
+    @v_args(meta=True)
+    def and_op(self, meta, items):
+        return ast.BoolOp(self._pos(meta), "and", items[0], items[1])
+
+    @v_args(meta=True)
+    def or_op(self, meta, items):
+        return ast.BoolOp(self._pos(meta), "or", items[0], items[1])
+
+    @v_args(meta=True)
+    def not_op(self, meta, items):
+        return ast.Not(self._pos(meta), items[0])
+
+    @v_args(meta=True)
+    def neg(self, meta, items):
+        return ast.Neg(self._pos(meta), items[0])
+
+    @v_args(meta=True)
+    def cond(self, meta, items):
+        then, test, otherwise = items
+        return ast.Cond(self._pos(meta), test, then, otherwise)
+
+    # --- statements
+    @v_args(meta=True)
+    def let_stmt(self, meta, items):
+        return ast.Let(self._pos(meta), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta, items):
+        return ast.Assign(self._pos(meta), items[0], "=", items[1])
+
+    @v_args(meta=True)
+    def augassign_stmt(self, meta, items):
+        return ast.Assign(self._pos(meta), items[0], str(items[1]), items[2])
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, items):
+        return ast.CallStmt(self._pos(meta), self._call(self._pos(meta), items[0], items[1]))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, items):
+        return ast.Break(self._pos(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, items):
+        return ast.Continue(self._pos(meta))
+
+    def start_expr(self, items):
+        return items[0]
+
+    def start_stmt(self, items):
+        return items[0]
+
+
+def _describe_expected(expected) -> str:
+    words = sorted({_TOKEN_WORDS.get(t, repr(t.lower()) if t.isalpha() else t) for t in expected})
+    return ", ".join(words[:8])
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, base: Position, what: str) -> ExpressionSyntaxError:
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        column = len(text.splitlines()[-1]) + 1 if text.strip() else 1
+        line = max(1, len(text.splitlines()))
+        message = f"the {what} ends too early"
+    elif isinstance(exc, UnexpectedToken):
+        message = f"unexpected {exc.token.value!r} in the {what}"
+    elif isinstance(exc, UnexpectedCharacters):
+        lines = text.splitlines() or [""]
+        row = lines[min(line, len(lines)) - 1]
+        char = row[column - 1] if 0 < column <= len(row) else "end of line"
+        message = f"unexpected character {char!r} in the {what}"
+    else:
+        message = f"cannot parse the {what}"
+    expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None)
+    hint = f"expected {_describe_expected(expected)}" if expected else None
+    pos = base.shifted(column - 1) if line == 1 else Position(base.file, base.line + line - 1, column)
+    return ExpressionSyntaxError(f"{message}: {text.strip()!r}", pos, hint)
+
+
+def _parse(text: str, base: Position, start: str, what: str):
+    if not isinstance(text, str):
+        raise ExpressionSyntaxError(f"expected an {what} as text, got {text!r}", base)
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, base, what) from None
+    return _ToAst(base).transform(tree)
+
+
+def parse_expression(text: str, base: Position) -> ast.Node:
+    """Parse an expression; ``base`` is where the text starts in its file."""
+    if isinstance(text, bool) or text is None:
+        return ast.Literal(base, text)
+    if isinstance(text, int):
+        return ast.Literal(base, text)
+    return _parse(text, base, "start_expr", "expression")
+
+
+def parse_statement(text: str, base: Position) -> ast.Node:
+    """Parse one simple statement (assignment, let, call, break, continue)."""
+    return _parse(text, base, "start_stmt", "statement")
+
+
+__all__ = ["parse_expression", "parse_statement", "Token"]

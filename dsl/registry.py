@@ -1,0 +1,83 @@
+"""Registries of built-ins: expression functions and effects, each with a declared signature.
+
+The interpreter fills the registries (``interpreter/functions.py``, ``interpreter/effects.py``); the
+checker reads the signatures; ``docs/language.md`` is checked against them by a test.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .types import Type
+
+REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a built-in.  ``spec`` is a type name: int, bool, str, player, component,
+    zone, collection (a list or a zone), any; a leading '*' makes it take any number of values."""
+
+    name: str
+    spec: str
+    default: object = REQUIRED
+
+    @property
+    def variadic(self) -> bool:
+        return self.spec.startswith("*")
+
+    @property
+    def base_spec(self) -> str:
+        return self.spec.lstrip("*")
+
+
+@dataclass
+class Builtin:
+    name: str
+    params: tuple
+    returns: object  # a Type, or a function of the argument types giving a Type
+    doc: str
+    impl: Callable
+    kind: str  # "function" or "effect"
+    raw: bool = False  # the implementation gets compiled argument closures instead of values
+
+    def signature(self) -> str:
+        parts = []
+        for p in self.params:
+            text = f"{p.name}: {p.spec}"
+            if p.default is not REQUIRED:
+                text += f" = {p.default}"
+            parts.append(text)
+        returns = self.returns if isinstance(self.returns, Type) else "depends on the arguments"
+        tail = "" if self.kind == "effect" else f" -> {returns}"
+        return f"{self.name}({', '.join(parts)}){tail}"
+
+    def result_type(self, arg_types: list) -> Type:
+        return self.returns(arg_types) if callable(self.returns) else self.returns
+
+
+@dataclass
+class Registry:
+    kind: str
+    entries: dict = field(default_factory=dict)
+
+    def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False):
+        """Decorator: add the decorated implementation under ``name``."""
+
+        def decorate(impl: Callable) -> Callable:
+            if name in self.entries:
+                raise ValueError(f"{self.kind} {name!r} registered twice")
+            self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw)
+            return impl
+
+        return decorate
+
+    def get(self, name: str) -> Builtin | None:
+        return self.entries.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.entries)
+
+
+FUNCTIONS = Registry("function")
+EFFECTS = Registry("effect")

@@ -1,0 +1,631 @@
+"""Stage 4b: walk a schema-valid document, parse every expression, resolve names and check types.
+
+The result is a :class:`dsl.ir.Ruleset`.  All errors found are collected; none stops the walk early
+except a broken declaration that later parts depend on.
+"""
+from __future__ import annotations
+
+import re
+import string
+
+from . import ast, ir
+from .checker import ExprChecker, Scope, suggest
+from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
+from .parser import parse_expression, parse_statement
+from .types import (ANY, BOOL, COMPONENT, INT, NAMED_TYPES, NONE, PLAYER, STR, Type, compatible,
+                    element_type, join, type_of_value)
+from .yaml_loader import Document
+
+VISIBILITIES = ("all", "owner", "none", "count", "top")
+EVENTS = ("enter", "leave", "empty")
+_SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
+
+
+def _split_signature(key: str):
+    match = _SIGNATURE.match(key)
+    if not match:
+        return None, []
+    params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
+    return match.group(1), params
+
+
+class _Context:
+    """Where a statement stands: inside a loop, a trigger, a simultaneous block."""
+
+    def __init__(self, loop=False, trigger=None, simultaneous=None):
+        self.loop = loop
+        self.trigger = trigger
+        self.simultaneous = simultaneous
+
+    def inside_loop(self):
+        return _Context(True, self.trigger, self.simultaneous)
+
+
+class Resolver:
+    def __init__(self, doc: Document, functions, effects, params=None, players=None):
+        self.doc = doc
+        self.data = doc.data
+        self.functions = functions
+        self.effects = effects
+        self.param_overrides = dict(params or {})
+        self.players_override = players
+        self.errors: list[RulebookError] = []
+        self.proc_state: dict = {}
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def error(self, exc: RulebookError, path=()) -> None:
+        exc.located(self.doc.position(path))
+        self.errors.append(exc)
+
+    def parse(self, path, statement=False):
+        value = self._get(path)
+        try:
+            if statement:
+                return parse_statement(value, self.doc.text_position(path))
+            return parse_expression(value, self.doc.text_position(path))
+        except ExpressionSyntaxError as exc:
+            if isinstance(value, str) and value.count("(") != value.count(")"):
+                exc.hint = ("the text was probably cut at a comma by YAML: inside [ ... ] or { ... } "
+                            "put the whole statement or expression in quotes")
+            self.error(exc, path)
+            return None
+
+    def expr(self, path, scope: Scope, expected: Type | None = None, what="this expression"):
+        node = self.parse(path)
+        if node is None:
+            return None
+        try:
+            if expected is None:
+                self.checker.check(node, scope)
+            else:
+                self.checker.expect(node, scope, expected, what)
+        except CheckError as exc:
+            self.error(exc, path)
+            return None
+        return node
+
+    def _get(self, path):
+        value = self.data
+        for key in path:
+            value = value[key]
+        return value
+
+    # ---- the walk ----------------------------------------------------------------------------
+    def run(self) -> ir.Ruleset:
+        game = self.data["game"]
+        players_spec = game["players"]
+        if isinstance(players_spec, int):
+            lo = hi = default = players_spec
+        else:
+            lo, hi = players_spec["min"], players_spec["max"]
+            default = players_spec.get("default", lo)
+        players = self.players_override if self.players_override is not None else default
+        if not lo <= players <= hi:
+            raise ParameterError(f"{game['name']} is for {lo} to {hi} players, not {players}",
+                                 self.doc.position(("game", "players")), f"use --players {lo}..{hi}")
+        rs = ir.Ruleset(
+            name=game["name"], file=self.doc.file, description=game.get("description", ""),
+            min_players=lo, max_players=hi, players=players,
+            player_names=list(game.get("player_names") or [f"P{i + 1}" for i in range(players)])[:players],
+            params={}, param_specs=self.data.get("params", {}), kinds={}, zones={}, vars={},
+            player_vars={}, defines={}, procedures={}, setup=[], flow=[], triggers=[], score=None,
+            tiebreaks=[], evaluation=None, data=self.data)
+        if len(rs.player_names) < players:
+            rs.player_names += [f"P{i + 1}" for i in range(len(rs.player_names), players)]
+        self.rs = rs
+        self.checker = ExprChecker(rs, self.functions, self.effects)
+        self._params()
+        self._zones()
+        self._components()
+        self._variables()
+        self._defines()
+        self._procedure_headers()
+        root = Scope()
+        rs.setup = self.block(("setup",), root, _Context()) if "setup" in self.data else []
+        rs.flow = self.block(("flow",), root, _Context())
+        self._triggers()
+        self._scoring()
+        self._remaining_procedures()
+        return rs
+
+    # ---- declarations ------------------------------------------------------------------------
+    def _params(self):
+        specs = self.rs.param_specs
+        for name in self.param_overrides:
+            if name not in specs:
+                hint = suggest(name, specs) or (f"known parameters: {', '.join(sorted(specs))}" if specs
+                                                else "this ruleset declares no parameters")
+                raise ParameterError(f"unknown parameter '{name}'", self.doc.position(("params",)), hint)
+        for name, spec in specs.items():
+            kind = spec.get("type") or {bool: "bool", int: "int", str: "choice"}[type(spec["default"])]
+            value = self.param_overrides.get(name, spec["default"])
+            self.rs.params[name] = self._param_value(name, spec, kind, value)
+
+    def _param_value(self, name, spec, kind, value):
+        where = self.doc.position(("params", name))
+        if kind == "bool":
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+                value = value.lower() in ("true", "yes", "1")
+            if not isinstance(value, bool):
+                raise ParameterError(f"parameter '{name}' is true or false, not {value!r}", where)
+            return value
+        if kind == "int":
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise ParameterError(f"parameter '{name}' is a whole number, not {value!r}", where) from None
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ParameterError(f"parameter '{name}' is a whole number, not {value!r}", where)
+            lo, hi = spec.get("min"), spec.get("max")
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                raise ParameterError(f"parameter '{name}' must lie in {lo}..{hi}, not {value}", where)
+            return value
+        choices = spec.get("choices") or [spec["default"]]
+        if value not in choices:
+            raise ParameterError(f"parameter '{name}' is one of {', '.join(choices)}, not {value!r}", where)
+        return value
+
+    def static_value(self, path, what):
+        """Evaluate an expression that may use only parameters and constants (at load time)."""
+        node = self.parse(path)
+        if node is None:
+            return None
+        try:
+            return _static_eval(node, self.rs.params)
+        except CheckError as exc:
+            self.error(CheckError(f"{what}: {exc.message}", exc.position, exc.hint), path)
+            return None
+
+    def _zones(self):
+        for name, spec in (self.data.get("zones") or {}).items():
+            path = ("zones", name)
+            visibility = "all"
+            if "visibility" in spec:
+                visibility = self.static_value(path + ("visibility",), "a zone's visibility")
+                if visibility is not None and visibility not in VISIBILITIES:
+                    self.error(CheckError(f"visibility '{visibility}' is not one of "
+                                          f"{', '.join(VISIBILITIES)}"), path + ("visibility",))
+                    visibility = "all"
+            self.rs.zones[name] = ir.ZoneFamily(name, spec.get("per") == "player", visibility or "all",
+                                                self.doc.key_position(path))
+
+    def _components(self):
+        for kind_name, spec in (self.data.get("components") or {}).items():
+            path = ("components", kind_name)
+            attributes, enums = {}, {}
+            for attr, attr_spec in (spec.get("attributes") or {}).items():
+                if isinstance(attr_spec, list):
+                    attributes[attr], enums[attr] = STR, list(attr_spec)
+                else:
+                    attributes[attr] = {"int": INT, "bool": BOOL, "str": STR}[attr_spec]
+            marks = dict(spec.get("marks") or {})
+            for clash in set(marks) & set(attributes):
+                self.error(CheckError(f"'{clash}' is both a printed attribute and a mark"),
+                           path + ("marks", clash))
+            template = spec.get("name") or kind_name + " " + " ".join("{%s}" % a for a in attributes)
+            for _, field, _, _ in string.Formatter().parse(template):
+                if field and field not in attributes:
+                    self.error(CheckError(f"the name template uses '{{{field}}}', which is no attribute",
+                                          hint=suggest(field, attributes)), path + ("name",))
+            kind = ir.ComponentKind(kind_name, template, attributes, enums, marks, [],
+                                    self.doc.key_position(path))
+            for i, row in enumerate(spec["table"]):
+                self._component_row(kind, spec, row, path + ("table", i))
+            self.rs.kinds[kind_name] = kind
+
+    def _component_row(self, kind, spec, row, path):
+        values = {}
+        for key, value in row.items():
+            if key in ("count", "in", "each_player"):
+                continue
+            if key not in kind.attributes:
+                self.error(CheckError(f"'{key}' is not an attribute of '{kind.name}'",
+                                      hint=suggest(key, kind.attributes) or "declare it under attributes"),
+                           path + (key,))
+                continue
+            expected = kind.attributes[key]
+            if not compatible(expected, type_of_value(value)) or value is None:
+                self.error(CheckError(f"attribute '{key}' should be {expected}, not {value!r}"), path + (key,))
+            elif key in kind.enums and value not in kind.enums[key]:
+                self.error(CheckError(f"'{value}' is not one of the values of '{key}': "
+                                      f"{', '.join(kind.enums[key])}", hint=suggest(str(value), kind.enums[key])),
+                           path + (key,))
+            values[key] = value
+        for attr in kind.attributes:
+            if attr not in row:
+                self.error(CheckError(f"this row of '{kind.name}' gives no value for '{attr}'"), path)
+        count = 1
+        if "count" in row:
+            count = self.static_value(path + ("count",), "a count")
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
+                self.error(CheckError(f"a count is a whole number of at least 0, not {count!r}"), path + ("count",))
+                count = 0
+        zone = row.get("in", spec.get("in"))
+        each = bool(row.get("each_player", False))
+        if zone is None:
+            self.error(CheckError(f"components of '{kind.name}' have no starting zone",
+                                  hint="add 'in: <zone>' to the kind or the row"), path)
+        elif zone not in self.rs.zones:
+            self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
+                       path + ("in",) if "in" in row else path)
+        elif self.rs.zones[zone].per_player != each:
+            need = "needs 'each_player: true'" if self.rs.zones[zone].per_player else \
+                "is one shared zone; remove 'each_player'"
+            self.error(CheckError(f"zone '{zone}' {need}"), path)
+        kind.rows.append({"values": values, "count": count or 0, "zone": zone, "each_player": each})
+
+    def _variables(self):
+        self.rs.vars["active"] = ir.Variable("active", PLAYER, 0, "all", self.doc.position(()))
+        for section, target in (("vars", self.rs.vars), ("player_vars", self.rs.player_vars)):
+            for name, spec in (self.data.get(section) or {}).items():
+                path = (section, name)
+                if name in self.rs.params or name in self.rs.zones or name == "active":
+                    self.error(CheckError(f"'{name}' is already the name of a parameter, zone or built-in"),
+                               path)
+                    continue
+                if isinstance(spec, dict):
+                    initial = spec.get("initial")
+                    initial = None if initial == "none" else initial
+                    declared = NAMED_TYPES.get(spec.get("type")) if spec.get("type") else None
+                    visibility = spec.get("visibility", "all")
+                else:
+                    initial, declared, visibility = spec, None, "all"
+                if section == "vars" and visibility == "owner":
+                    self.error(CheckError("a shared variable has no owner", hint="use all or none"), path)
+                t = type_of_value(initial)
+                if declared is not None:
+                    if not compatible(declared, t):
+                        self.error(CheckError(f"the initial value {initial!r} is not a {declared}"), path)
+                    t = declared if t in (NONE, ANY) or declared != ANY else t
+                elif t == NONE:
+                    self.error(CheckError(f"'{name}' starts as none, so its type is unknown",
+                                          hint="add 'type: player' or 'type: component'"), path)
+                target[name] = ir.Variable(name, t, initial, visibility, self.doc.key_position(path))
+
+    def _defines(self):
+        for key, body in (self.data.get("define") or {}).items():
+            path = ("define", key)
+            name, params = _split_signature(key)
+            if name in self.functions.entries:
+                self.error(CheckError(f"'{name}' is a built-in function; choose another name"), path)
+                continue
+            node = self.parse(path)
+            if node is not None:
+                self.rs.defines[name] = ir.Define(name, params, node, self.doc.key_position(path))
+
+    def _procedure_headers(self):
+        for key in (self.data.get("procedures") or {}):
+            name, params = _split_signature(key)
+            if self.effects.get(name) or self.functions.get(name):
+                self.error(CheckError(f"'{name}' is a built-in; choose another name for the procedure"),
+                           ("procedures", key))
+                continue
+            self.rs.procedures[name] = ir.Procedure(name, params, [], self.doc.key_position(("procedures", key)))
+            self.proc_state[name] = {"key": key, "types": None}
+
+    def _procedure_body(self, name, arg_types):
+        state = self.proc_state[name]
+        if state["types"] is not None:
+            return state["types"]
+        proc = self.rs.procedures[name]
+        state["types"] = tuple(arg_types)
+        scope = Scope(None, dict(zip(proc.params, arg_types)))
+        proc.body = self.block(("procedures", state["key"]), scope, _Context())
+        return state["types"]
+
+    def _remaining_procedures(self):
+        for name, proc in self.rs.procedures.items():
+            if self.proc_state[name]["types"] is None:
+                self._procedure_body(name, [ANY] * len(proc.params))
+
+    def _triggers(self):
+        for i, spec in enumerate(self.data.get("triggers") or []):
+            path = ("triggers", i)
+            name = spec.get("name", f"trigger {i + 1}")
+            node = self.parse(path + ("on",))
+            if node is None:
+                continue
+            if not (isinstance(node, ast.Call) and node.func in EVENTS and len(node.args) == 1
+                    and isinstance(node.args[0], ast.Name)):
+                self.error(CheckError("'on' names an event: enter(zone), leave(zone) or empty(zone)"),
+                           path + ("on",))
+                continue
+            zone = node.args[0].id
+            if zone not in self.rs.zones:
+                self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)), path + ("on",))
+                continue
+            scope = Scope(None, {"owner": PLAYER})
+            if node.func != "empty":
+                scope.declare("component", COMPONENT)
+            when = self.expr(path + ("when",), scope, BOOL, "a trigger's condition") if "when" in spec else None
+            body = self.block(path + ("effects",), scope, _Context(trigger=name))
+            self.rs.triggers.append(ir.Trigger(name, node.func, zone, when, body, self.doc.position(path)))
+
+    def _scoring(self):
+        spec = self.data.get("scoring")
+        if not spec:
+            return
+        scope = Scope(None, {"player": PLAYER})
+        self.rs.score = self.expr(("scoring", "score"), scope, INT, "a score")
+        self.rs.tiebreaks = [self.expr(("scoring", "tiebreak", i), scope, INT, "a tie-break")
+                             for i in range(len(spec.get("tiebreak") or []))]
+        if "evaluation" in spec:
+            self.rs.evaluation = self.expr(("scoring", "evaluation"), scope, INT, "an evaluation")
+
+    # ---- statements --------------------------------------------------------------------------
+    def block(self, path, scope: Scope, ctx: _Context) -> list:
+        items = self._get(path) or []
+        inner = Scope(scope)
+        out = []
+        for i in range(len(items)):
+            stmt = self.statement(path + (i,), inner, ctx)
+            if stmt is not None:
+                out.append(stmt)
+        return out
+
+    def statement(self, path, scope, ctx):
+        value = self._get(path)
+        pos = self.doc.position(path)
+        if isinstance(value, str):
+            return self._simple(path, scope, ctx, pos)
+        if "if" in value:
+            cond = self.expr(path + ("if",), scope, BOOL, "an 'if' condition")
+            then = self.block(path + ("then",), scope, ctx)
+            otherwise = self.block(path + ("else",), scope, ctx) if "else" in value else []
+            return ir.If(pos, cond, then, otherwise)
+        if "while" in value:
+            cond = self.expr(path + ("while",), scope, BOOL, "a 'while' condition")
+            return ir.While(pos, cond, self.block(path + ("do",), scope, ctx.inside_loop()), value.get("limit"))
+        if "repeat" in value:
+            count = self.expr(path + ("repeat",), scope, INT, "a repeat count")
+            return ir.Repeat(pos, count, self.block(path + ("do",), scope, ctx.inside_loop()))
+        if "for" in value or "simultaneous" in value:
+            return self._loop(path, value, scope, ctx, pos)
+        if "choose" in value:
+            return self._choose(path, scope, ctx, pos)
+        self.error(CheckError("unknown kind of statement"), path)
+        return None
+
+    def _loop(self, path, value, scope, ctx, pos):
+        key = "for" if "for" in value else "simultaneous"
+        node = self.parse(path + (key,))
+        if node is None:
+            return None
+        if not (isinstance(node, ast.Compare) and node.op == "in" and isinstance(node.left, ast.Name)):
+            self.error(CheckError(f"'{key}' takes 'name in collection'", hint="e.g. 'c in street'"), path + (key,))
+            return None
+        try:
+            elem = self.checker.collection(node.right, scope, f"what '{key}' walks through")
+        except CheckError as exc:
+            self.error(exc, path + (key,))
+            return None
+        if key == "simultaneous":
+            if ctx.trigger:
+                self.error(CheckError("a trigger cannot ask for decisions"), path)
+            if elem not in (PLAYER, ANY):
+                self.error(CheckError("'simultaneous' walks through players"), path + (key,))
+            inner = Scope(scope, {node.left.id: PLAYER})
+            body = self.block(path + ("do",), inner, _Context(False, ctx.trigger, node.left.id))
+            return ir.Simultaneous(pos, node.left.id, node.right, body)
+        inner = Scope(scope, {node.left.id: elem})
+        return ir.For(pos, node.left.id, node.right, self.block(path + ("do",), inner, ctx.inside_loop()))
+
+    def _simple(self, path, scope, ctx, pos):
+        node = self.parse(path, statement=True)
+        if node is None:
+            return None
+        try:
+            if isinstance(node, (ast.Break, ast.Continue)):
+                if not ctx.loop:
+                    raise CheckError(f"'{'break' if isinstance(node, ast.Break) else 'continue'}' "
+                                     "outside a loop", node.pos, "use it inside while, for or repeat")
+                return ir.Break(pos) if isinstance(node, ast.Break) else ir.Continue(pos)
+            if isinstance(node, ast.Let):
+                if scope.lookup(node.name) is not None and node.name in scope.names:
+                    raise CheckError(f"'{node.name}' is already defined here", node.pos, "assign it with '='")
+                if node.name in self.rs.vars or node.name in self.rs.params:
+                    raise CheckError(f"'{node.name}' is a variable or parameter of the ruleset", node.pos,
+                                     "choose another name for the local")
+                t = self.checker.check(node.value, scope)
+                scope.declare(node.name, t)
+                return ir.Exec(pos, node)
+            if isinstance(node, ast.Assign):
+                self._assignment(node, scope, ctx)
+                return ir.Exec(pos, node)
+            return self._call_statement(node.call, path, scope, ctx, pos)
+        except CheckError as exc:
+            self.error(exc, path)
+            return None
+
+    def _assignment(self, node, scope, ctx):
+        target = node.target
+        value_t = self.checker.check(node.value, scope)
+        if isinstance(target, ast.Name):
+            local = scope.lookup(target.id)
+            if local is not None:
+                self.checker.types[target] = local
+                self.checker.symbols[target] = ("local", target.id)
+                target_t = local
+            elif target.id in self.rs.vars:
+                if ctx.simultaneous:
+                    raise CheckError("a simultaneous block may not change shared variables", node.pos,
+                                     f"use a variable of each player with visibility: owner")
+                self.checker.types[target] = target_t = self.rs.vars[target.id].type
+                self.checker.symbols[target] = ("var", target.id)
+            elif target.id in self.rs.params:
+                raise CheckError(f"'{target.id}' is a parameter and cannot change during a game", node.pos)
+            else:
+                known = scope.all_names() | set(self.rs.vars)
+                raise CheckError(f"unknown variable '{target.id}'", node.pos,
+                                 suggest(target.id, known) or f"declare it first: 'let {target.id} = ...'")
+        elif isinstance(target, ast.Attr):
+            target_t = self.checker.check(target, scope)
+            kind = self.checker.symbols.get(target, ("?",))[0]
+            if kind == "attr":
+                raise CheckError(f"'{target.name}' is printed on the component and cannot change", node.pos,
+                                 "declare it under marks to make it changeable")
+            if kind not in ("mark", "pvar"):
+                raise CheckError(f"'.{target.name}' cannot be assigned", node.pos)
+            if ctx.simultaneous and kind == "pvar":
+                var = self.rs.player_vars[target.name]
+                if var.visibility == "all":
+                    raise CheckError("a simultaneous block may only change variables its player alone sees",
+                                     node.pos, f"give '{target.name}' visibility: owner")
+            if ctx.simultaneous and kind == "mark":
+                raise CheckError("a simultaneous block may not change marks everyone sees", node.pos)
+        else:
+            raise CheckError("only variables, marks and player variables can be assigned", node.pos)
+        if node.op == "=":
+            if not compatible(target_t, value_t):
+                raise CheckError(f"cannot assign a {value_t} to something of type {target_t}", node.pos)
+            if isinstance(target, ast.Name) and scope.lookup(target.id) is not None:
+                scope.refine(target.id, value_t)
+        elif target_t.name == "list" and node.op == "+=":
+            if element_type(value_t) is None:
+                raise CheckError(f"'+=' on a list needs a list, not a {value_t}", node.pos)
+        elif not (compatible(INT, target_t) and compatible(INT, value_t)):
+            raise CheckError(f"'{node.op}' needs numbers", node.pos)
+
+    def _call_statement(self, call, path, scope, ctx, pos):
+        name = call.func
+        if name in self.rs.procedures:
+            proc = self.rs.procedures[name]
+            if call.kwargs or len(call.args) != len(proc.params):
+                raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos)
+            arg_types = [self.checker.check(a, scope) for a in call.args]
+            if ctx.trigger or ctx.simultaneous:
+                raise CheckError(f"procedure calls are not allowed in a "
+                                 f"{'trigger' if ctx.trigger else 'simultaneous block'}", call.pos,
+                                 "write the statements inline")
+            known = self._procedure_body(name, arg_types)
+            for want, got, arg in zip(known, arg_types, call.args):
+                if not (compatible(want, got) or compatible(got, want)):
+                    raise CheckError(f"procedure {name} is called with a {want} elsewhere, here a {got}",
+                                     arg.pos)
+            return ir.CallProc(pos, name, list(call.args))
+        effect = self.effects.get(name)
+        if effect is None:
+            if self.functions.get(name) or name in self.rs.defines:
+                raise CheckError(f"'{name}' computes a value but changes nothing", call.pos,
+                                 "use it inside an expression, or call an effect")
+            known = set(self.effects.names()) | set(self.rs.procedures)
+            raise CheckError(f"unknown effect or procedure '{name}'", call.pos,
+                             suggest(name, known) or "see docs/language.md for the effects")
+        self.checker.symbols[call] = ("effect", name)
+        self.checker.check_arguments(effect, call, scope)
+        if ctx.simultaneous and name not in ("move", "draw", "log"):
+            raise CheckError(f"'{name}' is not allowed in a simultaneous block", call.pos)
+        if ctx.simultaneous and call.args[1:2]:
+            self._check_private_destination(call, scope)
+        return ir.Exec(pos, ast.CallStmt(call.pos, call))
+
+    def _check_private_destination(self, call, scope):
+        dest = call.args[1]
+        symbol = self.checker.symbols.get(dest)
+        if symbol and symbol[0] in ("zone", "pzone"):
+            family = self.rs.zones[symbol[1]]
+            if family.visibility not in ("owner", "none"):
+                raise CheckError(f"a simultaneous block may only move components into zones the other "
+                                 f"players cannot see; '{family.name}' is visible to them", dest.pos,
+                                 "move into a zone with visibility: owner, and reveal after the block")
+
+    def _choose(self, path, scope, ctx, pos):
+        if ctx.trigger:
+            self.error(CheckError("a trigger cannot ask for decisions",
+                                  hint="move the decision into the flow"), path)
+            return None
+        spec = self._get(path)["choose"]
+        cpath = path + ("choose",)
+        if "player" in spec:
+            player = self.expr(cpath + ("player",), scope, PLAYER, "the deciding player")
+        else:
+            player = ast.Name(self.doc.position(cpath), "active")
+            self.checker.check(player, scope)
+        if ctx.simultaneous and (not isinstance(player, ast.Name) or player.id != ctx.simultaneous):
+            self.error(CheckError(f"inside a simultaneous block the player '{ctx.simultaneous}' decides",
+                                  hint=f"write 'player: {ctx.simultaneous}'"), cpath)
+        options = []
+        for name, option in spec["options"].items():
+            opath = cpath + ("options", name)
+            if isinstance(option, str):
+                if option not in (self.data.get("actions") or {}):
+                    self.error(CheckError(f"unknown action '{option}'",
+                                          hint=suggest(option, self.data.get("actions") or {})), opath)
+                    continue
+                opath = ("actions", option)
+                option = self.data["actions"][option]
+            options.append(self._option(name, option or {}, opath, scope, ctx))
+        if_none = spec.get("if_none", "error")
+        if "optional" in spec:
+            if spec["optional"] in spec["options"]:
+                self.error(CheckError(f"'{spec['optional']}' is already an option",
+                                      hint="the optional option is added for you"), cpath + ("optional",))
+            options.append(ir.Option(spec["optional"], None, [], None, [],
+                                     self.doc.position(cpath + ("optional",)), decline=True))
+            if_none = "skip"
+        return ir.Choose(pos, player, spec.get("prompt"), options, if_none)
+
+    def _option(self, name, spec, path, scope, ctx):
+        inner = Scope(scope)
+        params = []
+        for pname in (spec.get("params") or {}):
+            ppath = path + ("params", pname)
+            node = self.parse(ppath)
+            if node is None:
+                continue
+            try:
+                elem = self.checker.collection(node, inner, f"the choices for '{pname}'")
+            except CheckError as exc:
+                self.error(exc, ppath)
+                continue
+            inner.declare(pname, elem)
+            params.append((pname, node))
+        require = self.expr(path + ("require",), inner, BOOL, "a 'require' condition") if "require" in spec else None
+        text = spec.get("text")
+        if text:
+            for _, field, _, _ in string.Formatter().parse(text):
+                if field and field not in dict(params):
+                    self.error(CheckError(f"the text uses '{{{field}}}', which is no parameter of this option",
+                                          hint=suggest(field, dict(params))), path + ("text",))
+        body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
+        return ir.Option(name, text, params, require, body, self.doc.key_position(path))
+
+
+def _static_eval(node, params):
+    """Evaluate a load-time expression: literals, parameters, constants, and/or/not, ==, if-else."""
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in params:
+            return params[node.id]
+        if node.id in VISIBILITIES:
+            return node.id
+        raise CheckError(f"only parameters can be used here, not '{node.id}'", node.pos,
+                         suggest(node.id, list(params) + list(VISIBILITIES)))
+    if isinstance(node, ast.Cond):
+        return _static_eval(node.then if _static_eval(node.test, params) else node.otherwise, params)
+    if isinstance(node, ast.Not):
+        return not _static_eval(node.operand, params)
+    if isinstance(node, ast.BoolOp):
+        left = _static_eval(node.left, params)
+        if node.op == "and":
+            return left and _static_eval(node.right, params)
+        return left or _static_eval(node.right, params)
+    if isinstance(node, ast.Compare) and node.op in ("==", "!="):
+        equal = _static_eval(node.left, params) == _static_eval(node.right, params)
+        return equal if node.op == "==" else not equal
+    if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*"):
+        a, b = _static_eval(node.left, params), _static_eval(node.right, params)
+        return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+    raise CheckError("this expression must be computable when the ruleset loads", node.pos)
+
+
+def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:
+    """Check a schema-valid document; returns (Ruleset, errors)."""
+    resolver = Resolver(doc, functions, effects, params, players)
+    ruleset = resolver.run()
+    return ruleset, resolver.errors
+
+
+__all__ = ["resolve", "Resolver", "ANY"]

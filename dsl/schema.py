@@ -1,0 +1,79 @@
+"""Stage 2: check a ruleset's structure against ``schemas/ruleset.schema.json`` (JSON Schema 2020-12).
+
+Every error is located at the line of the offending value (or key), and the best of the alternatives
+of an ``anyOf`` is reported instead of all of them.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+from .errors import SchemaError
+from .yaml_loader import Document
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json"
+
+
+@lru_cache(maxsize=1)
+def ruleset_schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(ruleset_schema())
+
+
+def _path_name(path) -> str:
+    parts = []
+    for p in path:
+        parts.append(f"[{p}]" if isinstance(p, int) else (f".{p}" if parts else str(p)))
+    return "".join(parts) or "the top level"
+
+
+def _deepest(error: ValidationError) -> ValidationError:
+    while error.context:
+        # For anyOf over statement shapes, prefer the alternative whose required keys are present.
+        error = best_match(error.context)
+    return error
+
+
+def _to_schema_error(doc: Document, error: ValidationError) -> SchemaError:
+    error = _deepest(error)
+    path = tuple(error.absolute_path)
+    where = _path_name(path)
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+        key = extra[0] if extra else None
+        hint = None
+        if key is not None:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"allowed keys: {', '.join(allowed)}"
+            return SchemaError(f"unknown key '{key}' in {where}", doc.key_position(path + (key,)), hint)
+    if error.validator == "required":
+        return SchemaError(f"{where} misses a key: {error.message}", doc.key_position(path),
+                           "add the missing key")
+    if error.validator == "enum":
+        choices = ", ".join(map(str, error.validator_value))
+        return SchemaError(f"{where}: {error.instance!r} is not one of: {choices}", doc.position(path))
+    if error.validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        return SchemaError(f"{where} should be {expected}, not {type(error.instance).__name__}",
+                           doc.position(path))
+    return SchemaError(f"{where}: {error.message}", doc.position(path))
+
+
+def schema_errors(doc: Document) -> list[SchemaError]:
+    """All structural errors of a document, in file order."""
+    errors = [_to_schema_error(doc, e) for e in _validator().iter_errors(doc.data)]
+    unique = {}
+    for err in errors:
+        unique.setdefault((err.position, err.message), err)
+    return sorted(unique.values(), key=lambda e: (e.position.line, e.position.column))

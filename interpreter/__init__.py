@@ -1,0 +1,17 @@
+"""rulebook's interpreter: load a ruleset, start a game, ask what may be done, do it.
+
+    >>> from interpreter import load_game
+    >>> game = load_game("la-famiglia")
+    >>> state = game.new_initial_state(seed=1)
+    >>> state.apply_action(state.legal_actions()[0])
+"""
+from dsl.errors import (CheckError, ErrorList, ExpressionSyntaxError, IllegalActionError, ParameterError,
+                        RulebookError, RulesRuntimeError, SchemaError, YamlError)
+
+from .actions import Action
+from .game import Game, find_ruleset, load_game
+from .state import State
+
+__all__ = ["load_game", "find_ruleset", "Game", "State", "Action", "RulebookError", "YamlError",
+           "SchemaError", "ExpressionSyntaxError", "CheckError", "ParameterError", "RulesRuntimeError",
+           "IllegalActionError", "ErrorList"]

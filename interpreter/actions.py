@@ -1,0 +1,100 @@
+"""Legal actions: enumerating the options of a decision and naming them.
+
+An action is one option of a decision with a value for each of its parameters.  Bindings that
+differ only in which of two interchangeable components they use (same name, same zone, same marks)
+are offered once.  ``str(action)`` is a stable readable text; texts are made for a whole list at once
+so that two different actions never share one.
+"""
+from __future__ import annotations
+
+
+class Action:
+    __slots__ = ("option", "values", "batch", "_text")
+
+    def __init__(self, option, values, batch):
+        self.option = option
+        self.values = values
+        self.batch = batch
+        self._text = None
+
+    @property
+    def name(self) -> str:
+        return self.option.name
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self.batch.name_all()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Action) and other.option is self.option and other.values == self.values)
+
+    def __hash__(self) -> int:
+        return hash((self.option.index, self.values))
+
+
+class ActionBatch:
+    """The legal actions of one decision; names them all together on first use."""
+
+    __slots__ = ("game", "actions")
+
+    def __init__(self, game):
+        self.game = game
+        self.actions: list = []
+
+    def name_all(self) -> None:
+        game = self.game
+        texts = [game.action_text(a.option, a.values) for a in self.actions]
+        counts: dict = {}
+        for t in texts:
+            counts[t] = counts.get(t, 0) + 1
+        for action, text in zip(self.actions, texts):
+            if counts[text] > 1:
+                ids = ",".join(str(v) for v, is_c in zip(action.values, action.option.component_params) if is_c)
+                text = f"{text} #{ids}"
+            action._text = text
+
+
+def legal_actions_at(s, env, spec, player) -> list:
+    """Every legal action of the decision ``spec`` for ``player`` in state ``s``."""
+    game = s.game
+    batch = ActionBatch(game)
+    out = batch.actions
+    local = dict(env)
+    for option in spec.options:
+        names = option.param_names
+        require = option.require
+        if option.decline:
+            if out:
+                out.append(Action(option, (), batch))
+            continue
+        if not names:
+            if require is None or require(s, local):
+                out.append(Action(option, (), batch))
+            continue
+        seen = set()
+        domains = option.domains
+        is_component = option.component_params
+        last = len(names) - 1
+        key_of = game.equivalence_key
+
+        def bind(i, values):
+            name = names[i]
+            for v in domains[i](s, local):
+                local[name] = v
+                if i < last:
+                    bind(i + 1, values + (v,))
+                    continue
+                if require is not None and not require(s, local):
+                    continue
+                full = values + (v,)
+                key = tuple(key_of(s, x) if c else x for x, c in zip(full, is_component))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Action(option, full, batch))
+
+        bind(0, ())
+    return out

@@ -1,0 +1,548 @@
+"""Stage 5: compile a checked ruleset into closures and a small bytecode.
+
+Expressions become Python closures ``f(state, env)``.  Statements become instructions of the VM in
+:mod:`interpreter.vm`; control flow is jumps, so a running game is only a stack of
+``[procedure, pc, locals]`` frames: plain data that serializes to JSON.
+"""
+from __future__ import annotations
+
+import operator
+
+from dsl import ast, ir
+from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
+from dsl.types import ZONE, element_type
+
+# Opcodes: the first element of every instruction tuple; the last element is its Position.
+EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
+OPCODE_NAMES = ["EXEC", "JUMP", "JUMPF", "FORINIT", "FORNEXT", "CHOOSE", "CALL", "RET"]
+
+_MISSING = object()
+_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+           "%": operator.mod}
+def _reduce_list(s, e, var, items, cond, elem):
+    out = []
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            out.append(elem(s, e))
+    return out
+
+
+def _filter_list(s, e, var, items, cond, elem):
+    out = []
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            out.append(x)
+    return out
+
+
+def _reduce_sum(s, e, var, items, cond, elem):
+    total = 0
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            total += elem(s, e)
+    return total
+
+
+def _reduce_count(s, e, var, items, cond, elem):
+    total = 0
+    for x in items:
+        e[var] = x
+        if cond(s, e) and elem(s, e) is not None:
+            total += 1
+    return total
+
+
+def _reduce_any(s, e, var, items, cond, elem):
+    for x in items:
+        e[var] = x
+        if cond(s, e) and elem(s, e):
+            return True
+    return False
+
+
+def _reduce_all(s, e, var, items, cond, elem):
+    for x in items:
+        e[var] = x
+        if cond(s, e) and not elem(s, e):
+            return False
+    return True
+
+
+def _reduce_min(s, e, var, items, cond, elem):
+    values = _reduce_list(s, e, var, items, cond, elem)
+    return min(values) if values else 0
+
+
+def _reduce_max(s, e, var, items, cond, elem):
+    values = _reduce_list(s, e, var, items, cond, elem)
+    return max(values) if values else 0
+
+
+_REDUCERS = {"list": _reduce_list, "sum": _reduce_sum, "count": _reduce_count, "any": _reduce_any,
+             "all": _reduce_all, "min": _reduce_min, "max": _reduce_max}
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+class OptionSpec:
+    """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
+
+    __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
+                 "require", "start", "position", "decline")
+
+    def __init__(self, index, name, text, param_names, domains, param_kinds, require, position):
+        self.index = index
+        self.name = name
+        self.text = text
+        self.param_names = param_names
+        self.domains = domains
+        self.param_kinds = param_kinds
+        self.component_params = tuple(kind == "component" for kind in param_kinds)
+        self.require = require
+        self.start = None
+        self.position = position
+        self.decline = False
+
+
+class ChoiceSpec:
+    __slots__ = ("player", "prompt", "options", "if_none", "end", "position")
+
+    def __init__(self, player, prompt, options, if_none, position):
+        self.player = player
+        self.prompt = prompt
+        self.options = options
+        self.if_none = if_none
+        self.end = None
+        self.position = position
+
+
+class Proc:
+    """A compiled procedure: its name, its parameters, its instructions."""
+
+    def __init__(self, name, params, position):
+        self.name = name
+        self.params = params
+        self.code: list = []
+        self.position = position
+
+
+class Compiler:
+    def __init__(self, ruleset: ir.Ruleset, game):
+        self.rs = ruleset
+        self.game = game
+        self.types = ruleset.types
+        self.symbols = ruleset.symbols
+        self.inline: list = []  # parameter bindings of the definitions being expanded
+        self.procs: list = []
+        self.proc_index: dict = {}
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def expr(self, node):
+        return getattr(self, "_x_" + type(node).__name__.lower())(node)
+
+    def as_list(self, node):
+        """Compile a collection-valued expression so that it yields a Python list."""
+        f = self.expr(node)
+        if self.types.get(node) == ZONE:
+            return lambda s, e: s.zones[f(s, e)]
+        return f
+
+    def _x_literal(self, node):
+        value = node.value
+        return lambda s, e: value
+
+    def _local_key(self, node):
+        """The locals key a plain local name reads (seeing through expanded definitions), or None."""
+        if isinstance(node, ast.Name) and self.symbols.get(node, ("",))[0] == "local":
+            if self.inline and node.id in self.inline[-1]:
+                return self.inline[-1][node.id][1]
+            return node.id
+        return None
+
+    def _getter(self, node):
+        """A fused reader for the commonest leaves: ('attr', table, key), ('mark', name, key),
+        ('local', key), ('const', value); None for anything else."""
+        if isinstance(node, ast.Literal):
+            return ("const", node.value)
+        key = self._local_key(node)
+        if key is not None:
+            return ("local", key)
+        if isinstance(node, ast.Attr):
+            obj_key = self._local_key(node.obj)
+            kind, name = self.symbols[node]
+            if obj_key is not None and kind == "attr":
+                return ("attr", self.game.attr_tables[name], obj_key)
+            if obj_key is not None and kind == "mark":
+                return ("mark", name, obj_key)
+        return None
+
+    def _fused_compare(self, op, left, right):
+        """Comparisons of two attribute reads or an attribute and a constant, in one closure."""
+        if left[0] == "attr" and right[0] == "attr":
+            _, t1, k1 = left
+            _, t2, k2 = right
+            if op == "==":
+                return lambda s, e: t1[e[k1]] == t2[e[k2]]
+            return lambda s, e: t1[e[k1]] != t2[e[k2]] if op == "!=" else _COMPARE[op](t1[e[k1]], t2[e[k2]])
+        if left[0] == "attr" and right[0] == "const":
+            _, t1, k1 = left
+            value = right[1]
+            cmp = _COMPARE[op]
+            if op == "==":
+                return lambda s, e: t1[e[k1]] == value
+            if op == ">=":
+                return lambda s, e: t1[e[k1]] >= value
+            return lambda s, e: cmp(t1[e[k1]], value)
+        if left[0] == "local" and right[0] == "local":
+            k1, k2 = left[1], right[1]
+            if op == "==":
+                return lambda s, e: e[k1] == e[k2]
+            if op == "!=":
+                return lambda s, e: e[k1] != e[k2]
+        return None
+
+    def _x_name(self, node):
+        kind, arg = self.symbols[node]
+        if kind == "local":
+            if self.inline and arg in self.inline[-1]:
+                return self.inline[-1][arg][0]
+            return lambda s, e: e[arg]
+        if kind == "const":
+            return lambda s, e: arg
+        if kind == "var":
+            return lambda s, e: s.vars[arg]
+        if kind == "zone":
+            zone = self.game.family_base[arg]
+            return lambda s, e: zone
+        raise AssertionError(kind)
+
+    def _x_attr(self, node):
+        obj = self.expr(node.obj)
+        kind, name = self.symbols[node]
+        game = self.game
+        key = self._local_key(node.obj)
+        if kind == "attr":
+            table = game.attr_tables[name]
+            if key is not None:
+                return lambda s, e: table[e[key]]
+            return lambda s, e: table[obj(s, e)]
+        if kind == "mark":
+            if key is not None:
+                return lambda s, e: s.marks[name][e[key]]
+            return lambda s, e: s.marks[name][obj(s, e)]
+        if kind == "pvar":
+            return lambda s, e: s.pvars[name][obj(s, e)]
+        if kind == "pzone":
+            base = game.family_base[name]
+            return lambda s, e: base + obj(s, e)
+        if kind == "cprop":
+            if name == "owner":
+                owners = game.zone_owner
+                return lambda s, e: owners[s.loc[obj(s, e)]]
+            if name == "zone":
+                return lambda s, e: s.loc[obj(s, e)]
+            table = game.names if name == "name" else game.kinds
+            return lambda s, e: table[obj(s, e)]
+        raise AssertionError(kind)
+
+    def _x_index(self, node):
+        obj, index = self.as_list(node.obj), self.expr(node.index)
+        return lambda s, e: obj(s, e)[index(s, e)]
+
+    def _x_listlit(self, node):
+        items = [self.expr(i) for i in node.items]
+        return lambda s, e: [f(s, e) for f in items]
+
+    def _x_binop(self, node):
+        if self.types[node].name == "list":
+            left, right = self.as_list(node.left), self.as_list(node.right)
+            return lambda s, e: left(s, e) + right(s, e)
+        left, right, op = self.expr(node.left), self.expr(node.right), _BINOPS[node.op]
+        left_get, right_get = self._getter(node.left), self._getter(node.right)
+        if node.op == "-" and left_get and right_get and left_get[0] == "attr" and right_get[0] == "mark":
+            _, table, k1 = left_get
+            _, mark, k2 = right_get
+            return lambda s, e: table[e[k1]] - s.marks[mark][e[k2]]
+        if isinstance(node.right, ast.Literal) and node.op in ("+", "-"):
+            value = node.right.value if node.op == "+" else -node.right.value
+            return lambda s, e: left(s, e) + value
+        if node.op == "+":
+            return lambda s, e: left(s, e) + right(s, e)
+        if node.op == "-":
+            return lambda s, e: left(s, e) - right(s, e)
+        return lambda s, e: op(left(s, e), right(s, e))
+
+    def _x_compare(self, node):
+        left = self.expr(node.left)
+        if node.op in ("in", "not in"):
+            negate = node.op == "not in"
+            if self.types.get(node.right) == ZONE:
+                zone = self.expr(node.right)
+                if negate:
+                    return lambda s, e: s.loc[left(s, e)] != zone(s, e)
+                return lambda s, e: s.loc[left(s, e)] == zone(s, e)
+            right = self.as_list(node.right)
+            if negate:
+                return lambda s, e: left(s, e) not in right(s, e)
+            return lambda s, e: left(s, e) in right(s, e)
+        left_get, right_get = self._getter(node.left), self._getter(node.right)
+        if left_get and right_get:
+            fused = self._fused_compare(node.op, left_get, right_get)
+            if fused is not None:
+                return fused
+        right, op = self.expr(node.right), _COMPARE[node.op]
+        if isinstance(node.right, ast.Literal):
+            value = node.right.value
+            if node.op == "==":
+                return lambda s, e: left(s, e) == value
+            if node.op == "!=":
+                return lambda s, e: left(s, e) != value
+            return lambda s, e: op(left(s, e), value)
+        if node.op == "==":
+            return lambda s, e: left(s, e) == right(s, e)
+        if node.op == "!=":
+            return lambda s, e: left(s, e) != right(s, e)
+        return lambda s, e: op(left(s, e), right(s, e))
+
+    def _x_boolop(self, node):
+        left, right = self.expr(node.left), self.expr(node.right)
+        if node.op == "and":
+            return lambda s, e: left(s, e) and right(s, e)
+        return lambda s, e: left(s, e) or right(s, e)
+
+    def _x_not(self, node):
+        operand = self.expr(node.operand)
+        return lambda s, e: not operand(s, e)
+
+    def _x_neg(self, node):
+        operand = self.expr(node.operand)
+        return lambda s, e: -operand(s, e)
+
+    def _x_cond(self, node):
+        test, then, otherwise = self.expr(node.test), self.expr(node.then), self.expr(node.otherwise)
+        return lambda s, e: then(s, e) if test(s, e) else otherwise(s, e)
+
+    def _x_comprehension(self, node):
+        source = self.as_list(node.source)
+        elem = self.expr(node.elem)
+        cond = self.expr(node.cond) if node.cond is not None else (lambda s, e: True)
+        var = node.var
+        reduce = _REDUCERS[node.func]
+        if node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var:
+            reduce = _filter_list
+
+        def run(s, e):
+            saved = e.get(var, _MISSING)
+            result = reduce(s, e, var, source(s, e), cond, elem)
+            if saved is _MISSING:
+                e.pop(var, None)
+            else:
+                e[var] = saved
+            return result
+
+        return run
+
+    def _x_call(self, node):
+        kind, name = self.symbols[node]
+        if kind == "define":
+            return self._call_define(node, name)
+        args = self.arguments(FUNCTIONS.get(name), node)
+        impl = FUNCTIONS.get(name).impl
+        if len(args) == 1:
+            a = args[0]
+            return lambda s, e: impl(s, a(s, e))
+        if len(args) == 2:
+            a, b = args
+            return lambda s, e: impl(s, a(s, e), b(s, e))
+        return lambda s, e: impl(s, *[f(s, e) for f in args])
+
+    def arguments(self, builtin, call) -> list:
+        """Compile a call's arguments in signature order, filling in defaults."""
+        params = builtin.params
+        variadic = bool(params) and params[-1].variadic
+        fixed = params[:-1] if variadic else params
+        kwargs = dict(call.kwargs)
+        out = []
+        for i, param in enumerate(fixed):
+            node = call.args[i] if i < len(call.args) else kwargs.get(param.name)
+            if node is None:
+                default = param.default
+                assert default is not REQUIRED
+                out.append(lambda s, e, d=default: d)
+            else:
+                out.append(self.as_list(node) if param.base_spec == "collection" else self.expr(node))
+        if variadic:
+            for node in call.args[len(fixed):]:
+                wants_list = len(call.args) == 1 and element_type(self.types[node]) is not None
+                out.append(self.as_list(node) if wants_list else self.expr(node))
+        return out
+
+    def _call_define(self, node, name):
+        """Expand a definition in place: its parameters read the call's argument closures."""
+        define = self.rs.defines[name]
+        args = [(self.expr(a), self._local_key(a)) for a in node.args]
+        self.inline.append(dict(zip(define.params, args)))
+        try:
+            return self.expr(define.body)
+        finally:
+            self.inline.pop()
+
+    # ---- statements ---------------------------------------------------------------------------
+    def procedure(self, name, params, body, position) -> int:
+        index = len(self.procs)
+        proc = Proc(name, params, position)
+        self.procs.append(proc)
+        self.proc_index[name] = index
+        self.block(proc.code, body, [])
+        proc.code.append((RET, position))
+        return index
+
+    def block(self, code, stmts, loops):
+        for stmt in stmts:
+            getattr(self, "_s_" + type(stmt).__name__.lower())(code, stmt, loops)
+
+    def _s_exec(self, code, stmt, loops):
+        code.append((EXEC, self.simple(stmt.node), stmt.position))
+
+    def simple(self, node):
+        if isinstance(node, ast.Let):
+            name, value = node.name, self.expr(node.value)
+
+            def let(s, e):
+                e[name] = value(s, e)
+            return let
+        if isinstance(node, ast.Assign):
+            return self.assignment(node)
+        call = node.call
+        effect = EFFECTS.get(call.func)
+        args = self.arguments(effect, call)
+        impl = effect.impl
+        return lambda s, e: impl(s, *[f(s, e) for f in args])
+
+    def assignment(self, node):
+        target = node.target
+        value = self.as_list(node.value) if self.types[target].name == "list" else self.expr(node.value)
+        op = {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[node.op]
+        if isinstance(target, ast.Name):
+            kind, name = self.symbols[target]
+            store = (lambda s: s.vars) if kind == "var" else None
+            if store is None:
+                if op is None:
+                    def set_local(s, e):
+                        e[name] = value(s, e)
+                    return set_local
+
+                def update_local(s, e):
+                    e[name] = op(e[name], value(s, e))
+                return update_local
+            if op is None:
+                def set_var(s, e):
+                    s.vars[name] = value(s, e)
+                return set_var
+
+            def update_var(s, e):
+                s.vars[name] = op(s.vars[name], value(s, e))
+            return update_var
+        kind, name = self.symbols[target]
+        obj = self.expr(target.obj)
+        table = "marks" if kind == "mark" else "pvars"
+
+        def set_attr(s, e):
+            values = getattr(s, table)[name]
+            key = obj(s, e)
+            values[key] = value(s, e) if op is None else op(values[key], value(s, e))
+        return set_attr
+
+    def _s_callproc(self, code, stmt, loops):
+        index = self.proc_index.get(stmt.proc)
+        if index is None:
+            proc = self.rs.procedures[stmt.proc]
+            index = len(self.procs)
+            self.proc_index[stmt.proc] = index
+            self.procs.append(None)
+            compiled = Proc(proc.name, proc.params, proc.position)
+            self.procs[index] = compiled
+            self.block(compiled.code, proc.body, [])
+            compiled.code.append((RET, proc.position))
+        args = [self.expr(a) for a in stmt.args]
+        code.append((CALL, index, args, stmt.position))
+
+    def _s_if(self, code, stmt, loops):
+        jump = len(code)
+        code.append(None)
+        self.block(code, stmt.then, loops)
+        if stmt.otherwise:
+            skip = len(code)
+            code.append(None)
+            code[jump] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
+            self.block(code, stmt.otherwise, loops)
+            code[skip] = (JUMP, len(code), stmt.position)
+        else:
+            code[jump] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
+
+    def _s_while(self, code, stmt, loops):
+        top = len(code)
+        code.append(None)
+        breaks = []
+        self.block(code, stmt.body, loops + [(breaks, top)])
+        code.append((JUMP, top, stmt.position))
+        code[top] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
+        self._patch(code, breaks)
+
+    def _loop(self, code, stmt, var, source, loops):
+        slot = f"${len(code)}"
+        code.append((FORINIT, source, slot, stmt.position))
+        top = len(code)
+        code.append(None)
+        breaks = []
+        self.block(code, stmt.body, loops + [(breaks, top)])
+        code.append((JUMP, top, stmt.position))
+        code[top] = (FORNEXT, slot, var, len(code), stmt.position)
+        self._patch(code, breaks)
+
+    def _s_for(self, code, stmt, loops):
+        self._loop(code, stmt, stmt.var, self.as_list(stmt.source), loops)
+
+    _s_simultaneous = _s_for
+
+    def _s_repeat(self, code, stmt, loops):
+        count = self.expr(stmt.count)
+        self._loop(code, stmt, None, lambda s, e: range(count(s, e)), loops)
+
+    def _s_break(self, code, stmt, loops):
+        loops[-1][0].append((len(code), stmt.position))
+        code.append(None)
+
+    def _s_continue(self, code, stmt, loops):
+        code.append((JUMP, loops[-1][1], stmt.position))
+
+    @staticmethod
+    def _patch(code, breaks):
+        for pc, position in breaks:
+            code[pc] = (JUMP, len(code), position)
+
+    def _s_choose(self, code, stmt, loops):
+        options = []
+        for i, option in enumerate(stmt.options):
+            names = [name for name, _ in option.params]
+            domains = [self.as_list(domain) for _, domain in option.params]
+            param_kinds = tuple((element_type(self.types[d]) or ZONE).name for _, d in option.params)
+            require = self.expr(option.require) if option.require is not None else None
+            compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds, require,
+                                  option.position)
+            compiled.decline = option.decline
+            options.append(compiled)
+        spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position)
+        code.append((CHOOSE, spec, stmt.position))
+        exits = []
+        for option, compiled in zip(stmt.options, options):
+            compiled.start = len(code)
+            self.block(code, option.body, loops)
+            exits.append(len(code))
+            code.append(None)
+        spec.end = len(code)
+        for pc in exits:
+            code[pc] = (JUMP, spec.end, stmt.position)

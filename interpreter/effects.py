@@ -1,0 +1,75 @@
+"""Built-in effects: the statements that change a game.  Each takes the state first.
+
+Moves fire the triggers of the zones involved (``enter``, ``leave``, ``empty``) at once, one
+component at a time, so a trigger can refill a pile in the middle of a draw.
+"""
+from __future__ import annotations
+
+from dsl.errors import RulesRuntimeError
+from dsl.registry import EFFECTS, Param
+
+
+class GameOver(Exception):
+    """Raised by end_game(): unwinds every running rule at once."""
+
+
+effect = EFFECTS.register
+
+
+def _where(at) -> bool:
+    if at not in ("top", "bottom"):
+        raise RulesRuntimeError(f"'at' is top or bottom, not {at!r}")
+    return at == "bottom"
+
+
+@effect("move", [Param("items", "items"), Param("to", "zone"), Param("at", "str", "top")], None,
+        "Move a component, every component of a list, or all of a zone's contents (top first) to a "
+        "zone, onto its top or under its bottom.")
+def move(state, items, to, at="top"):
+    bottom = _where(at)
+    if isinstance(items, list):
+        for c in list(items):
+            state.move_component(c, to, bottom)
+    else:
+        if items is None:
+            raise RulesRuntimeError("move(): there is nothing to move (the value is none)")
+        state.move_component(items, to, bottom)
+
+
+@effect("move_all", [Param("source", "zone"), Param("to", "zone"), Param("at", "str", "top")], None,
+        "Move everything in one zone to another, top card first.")
+def move_all(state, source, to, at="top"):
+    bottom = _where(at)
+    cards = state.zones[source]
+    while cards:
+        state.move_component(cards[-1], to, bottom)
+
+
+@effect("draw", [Param("source", "zone"), Param("to", "zone"), Param("count", "int", 1),
+                 Param("at", "str", "top")], None,
+        "Move up to `count` components one by one from the top of `source` to `to`. Stops early "
+        "when the source is empty (after its triggers had their chance to refill it).")
+def draw(state, source, to, count=1, at="top"):
+    bottom = _where(at)
+    cards = state.zones[source]
+    for _ in range(count):
+        if not cards:
+            return
+        state.move_component(cards[-1], to, bottom)
+
+
+@effect("shuffle", [Param("zone", "zone")], None,
+        "Shuffle a zone with the game's seeded random generator.")
+def shuffle(state, zone):
+    state.shuffle_zone(zone)
+
+
+@effect("end_game", [], None,
+        "End the game at once, in the middle of whatever is running; scoring follows.")
+def end_game(state):
+    raise GameOver()
+
+
+@effect("log", [Param("message", "str")], None, "Add a line to the game's log (shown in play).")
+def log(state, message):
+    state.note(message)

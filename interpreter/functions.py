@@ -1,0 +1,145 @@
+"""Built-in expression functions.  Each takes the state first, then its arguments' values.
+
+Signatures are declared here and read by the checker (``dsl/checker.py``) and by the generated
+language reference.  Collections arrive as Python lists; zones as zone ids.
+"""
+from __future__ import annotations
+
+from dsl.errors import RulesRuntimeError
+from dsl.registry import FUNCTIONS, Param
+from dsl.types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, element_type, list_of
+
+fn = FUNCTIONS.register
+
+
+def _elem_of_first(types) -> Type:
+    return element_type(types[0]) or ANY
+
+
+def _list_like_first(types) -> Type:
+    return list_of(element_type(types[0]) or ANY)
+
+
+@fn("size", [Param("items", "collection")], INT, "How many things a list or zone holds.")
+def size(state, items):
+    return len(items)
+
+
+@fn("empty", [Param("items", "collection")], BOOL, "Whether a list or zone holds nothing.")
+def empty(state, items):
+    return not items
+
+
+@fn("top", [Param("zone", "zone")], COMPONENT,
+    "The top component of a zone (the one drawn next). Error if the zone is empty.")
+def top(state, zone):
+    cards = state.zones[zone]
+    if not cards:
+        raise RulesRuntimeError(f"top(): zone '{state.game.zone_names[zone]}' is empty",
+                                hint="check size(zone) > 0 first")
+    return cards[-1]
+
+
+@fn("bottom", [Param("zone", "zone")], COMPONENT, "The bottom component of a zone. Error if empty.")
+def bottom(state, zone):
+    cards = state.zones[zone]
+    if not cards:
+        raise RulesRuntimeError(f"bottom(): zone '{state.game.zone_names[zone]}' is empty",
+                                hint="check size(zone) > 0 first")
+    return cards[0]
+
+
+@fn("first", [Param("items", "collection")], _elem_of_first,
+    "The first element of a list (the bottom of a zone). Error if empty.")
+def first(state, items):
+    if not items:
+        raise RulesRuntimeError("first(): the list is empty")
+    return items[0]
+
+
+@fn("last", [Param("items", "collection")], _elem_of_first,
+    "The last element of a list (the top of a zone). Error if empty.")
+def last(state, items):
+    if not items:
+        raise RulesRuntimeError("last(): the list is empty")
+    return items[-1]
+
+
+@fn("list", [Param("items", "collection")], _list_like_first,
+    "A list holding the contents of a zone (a snapshot that later moves do not change).")
+def as_list(state, items):
+    return list(items)
+
+
+@fn("range", [Param("start", "int"), Param("stop", "int")], list_of(INT),
+    "The whole numbers from start up to, not including, stop.")
+def int_range(state, start, stop):
+    if stop - start > 10_000:
+        raise RulesRuntimeError("range(): more than 10000 numbers")
+    return list(range(start, stop))
+
+
+def _numbers(types) -> Type:
+    return INT
+
+
+@fn("min", [Param("values", "*any")], _numbers,
+    "The smallest of several numbers, or of one list of numbers (0 for an empty list).")
+def minimum(state, *values):
+    if len(values) == 1 and isinstance(values[0], list):
+        return min(values[0], default=0)
+    return min(values)
+
+
+@fn("max", [Param("values", "*any")], _numbers,
+    "The largest of several numbers, or of one list of numbers (0 for an empty list).")
+def maximum(state, *values):
+    if len(values) == 1 and isinstance(values[0], list):
+        return max(values[0], default=0)
+    return max(values)
+
+
+@fn("abs", [Param("value", "int")], INT, "The absolute value of a number.")
+def absolute(state, value):
+    return abs(value)
+
+
+@fn("sum", [Param("items", "collection")], INT, "The sum of a list of numbers.")
+def total(state, items):
+    return sum(items)
+
+
+@fn("any", [Param("items", "collection")], BOOL, "Whether any element of a list is true.")
+def any_true(state, items):
+    return any(items)
+
+
+@fn("all", [Param("items", "collection")], BOOL, "Whether every element of a list is true.")
+def all_true(state, items):
+    return all(items)
+
+
+@fn("next_player", [Param("player", "player"), Param("steps", "int", 1)], PLAYER,
+    "The player `steps` seats to the left (clockwise) of `player`.")
+def next_player(state, player, steps=1):
+    return (player + steps) % state.game.num_players
+
+
+@fn("previous_player", [Param("player", "player"), Param("steps", "int", 1)], PLAYER,
+    "The player `steps` seats to the right (counter-clockwise) of `player`.")
+def previous_player(state, player, steps=1):
+    return (player - steps) % state.game.num_players
+
+
+@fn("components", [Param("kind", "str")], list_of(COMPONENT),
+    "Every component of a kind, wherever it is, in table order.")
+def components_of(state, kind):
+    ids = state.game.components_by_kind.get(kind)
+    if ids is None:
+        raise RulesRuntimeError(f"components(): no component kind '{kind}'")
+    return list(ids)
+
+
+@fn("owner_of", [Param("zone", "zone")], PLAYER, "The player a zone belongs to, or none for a shared zone.")
+def owner_of(state, zone):
+    return state.game.zone_owner[zone]

@@ -1,0 +1,226 @@
+"""A compiled game: the component tables, the zone layout, the compiled rules.
+
+``load_game`` runs the whole pipeline; ``Game.new_initial_state(seed)`` starts a game.
+"""
+from __future__ import annotations
+
+import json
+import os
+import string
+from pathlib import Path
+
+from dsl.errors import ErrorList, ParameterError, RulebookError
+from dsl.ir import Ruleset
+from dsl.loader import load_ruleset
+from dsl.registry import EFFECTS, FUNCTIONS
+
+from . import effects as _effects  # noqa: F401  (fills the effect registry)
+from . import functions as _functions  # noqa: F401  (fills the function registry)
+from . import vm
+from .compiler import Compiler
+from .state import FORMAT, State
+
+RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve().parent.parent / "rulesets"))
+
+
+def find_ruleset(name_or_path: str | os.PathLike) -> Path:
+    """A ruleset file from a path, or from a name of a file under ``rulesets/``."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return path
+    for candidate in (RULESETS_DIR / f"{name_or_path}.yaml", RULESETS_DIR / f"{name_or_path}.yml"):
+        if candidate.exists():
+            return candidate
+    known = ", ".join(sorted(p.stem for p in RULESETS_DIR.glob("*.yaml"))) or "none"
+    raise ErrorList([ParameterError(f"no ruleset named '{name_or_path}'", hint=f"known rulesets: {known}")])
+
+
+def load_game(name_or_path, params=None, players=None) -> "Game":
+    """Load, check and compile a ruleset (a name under ``rulesets/`` or a path)."""
+    path = find_ruleset(name_or_path)
+    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players)
+    return Game(ruleset, path)
+
+
+class Game:
+    def __init__(self, ruleset: Ruleset, path=None):
+        self.ruleset = ruleset
+        self.path = str(path) if path else ruleset.file
+        self.name = ruleset.name
+        self.num_players = ruleset.players
+        self.player_names = ruleset.player_names
+        self.params = dict(ruleset.params)
+        self._layout_zones()
+        self._make_components()
+        self.var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.vars.items()}
+        self.player_var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.player_vars.items()}
+        self._compile()
+
+    # ---- layout ------------------------------------------------------------------------------
+    def _layout_zones(self):
+        self.family_base: dict = {}
+        self.zone_names: list = []
+        self.zone_family: list = []
+        self.zone_owner: list = []
+        self.zone_visibility: list = []
+        for name, family in self.ruleset.zones.items():
+            self.family_base[name] = len(self.zone_names)
+            owners = range(self.num_players) if family.per_player else [None]
+            for owner in owners:
+                label = name if owner is None else f"{name}[{self.player_names[owner]}]"
+                self.zone_names.append(label)
+                self.zone_family.append(name)
+                self.zone_owner.append(owner)
+                self.zone_visibility.append(family.visibility)
+
+    def _make_components(self):
+        self.names: list = []
+        self.kinds: list = []
+        self.attr_tables: dict = {}
+        self.components_by_kind: dict = {}
+        self.initial_zones = [[] for _ in self.zone_names]
+        mark_names = []
+        for kind in self.ruleset.kinds.values():
+            for attr in kind.attributes:
+                self.attr_tables.setdefault(attr, [])
+            mark_names += [m for m in kind.marks if m not in mark_names]
+        self.initial_marks = {m: [] for m in mark_names}
+        for kind in self.ruleset.kinds.values():
+            ids = self.components_by_kind.setdefault(kind.name, [])
+            formatter = string.Formatter()
+            for row in kind.rows:
+                owners = range(self.num_players) if row["each_player"] else [None]
+                label = formatter.vformat(kind.template, (), row["values"])
+                for owner in owners:
+                    zone = self.family_base[row["zone"]] + (owner or 0)
+                    for _ in range(row["count"]):
+                        c = len(self.names)
+                        ids.append(c)
+                        self.names.append(label)
+                        self.kinds.append(kind.name)
+                        for attr, table in self.attr_tables.items():
+                            table.append(row["values"].get(attr))
+                        for mark, values in self.initial_marks.items():
+                            values.append(kind.marks.get(mark))
+                        self.initial_zones[zone].append(c)
+        self.num_components = len(self.names)
+        self.mark_names = list(self.initial_marks)
+        name_ids: dict = {}
+        self.name_index = [name_ids.setdefault((k, n), len(name_ids)) for k, n in zip(self.kinds, self.names)]
+
+    def attributes_of(self, c: int) -> dict:
+        return {attr: table[c] for attr, table in self.attr_tables.items() if table[c] is not None}
+
+    # ---- compilation -------------------------------------------------------------------------
+    def _compile(self):
+        rs = self.ruleset
+        compiler = Compiler(rs, self)
+        self.flow_proc = compiler.procedure("setup and flow", [], rs.setup + rs.flow, None)
+        per_zone = [None] * len(self.zone_names)
+        events = ("enter", "leave", "empty")
+        for trigger in rs.triggers:
+            proc = compiler.procedure(f"trigger '{trigger.name}'", [], trigger.body, trigger.position)
+            when = compiler.expr(trigger.when) if trigger.when is not None else None
+            base = self.family_base[trigger.zone]
+            count = self.num_players if rs.zones[trigger.zone].per_player else 1
+            for zone in range(base, base + count):
+                if per_zone[zone] is None:
+                    per_zone[zone] = ([], [], [])
+                per_zone[zone][events.index(trigger.event)].append((proc, when))
+        self.zone_triggers = per_zone
+        self.procs = compiler.procs
+        self._score = compiler.expr(rs.score) if rs.score is not None else None
+        self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
+        self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
+
+    # ---- states ------------------------------------------------------------------------------
+    def new_initial_state(self, seed: int = 0) -> State:
+        s = State(self)
+        s.zones = [z[:] for z in self.initial_zones]
+        s.loc = [0] * self.num_components
+        for zone, cards in enumerate(s.zones):
+            for c in cards:
+                s.loc[c] = zone
+        s.marks = {m: v[:] for m, v in self.initial_marks.items()}
+        s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
+        s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
+        s.rng = int(seed) & ((1 << 64) - 1)
+        s.stack = [[self.flow_proc, 0, {}]]
+        try:
+            vm.run(s)
+        except RulebookError as exc:
+            s.failure = exc
+            raise
+        return s
+
+    def state_from_json(self, data) -> State:
+        """Rebuild a state from ``State.to_json()`` text (or its dict)."""
+        if isinstance(data, (str, bytes)):
+            data = json.loads(data)
+        if data.get("format") != FORMAT or data.get("game") != self.name:
+            raise ParameterError(f"this state is not a state of {self.name} (format {FORMAT})")
+        if data.get("players") != self.num_players or data.get("params") != self.params:
+            raise ParameterError("this state was saved with other players or parameters")
+        s = State(self)
+        s.zones = [list(z) for z in data["zones"]]
+        s.loc = [None] * self.num_components
+        for zone, cards in enumerate(s.zones):
+            for c in cards:
+                if s.loc[c] is not None:
+                    raise ParameterError(f"component {c} lies in two zones")
+                s.loc[c] = zone
+        if None in s.loc or len(s.zones) != len(self.zone_names):
+            raise ParameterError("the saved zones do not hold every component exactly once")
+        s.marks = {k: list(v) for k, v in data["marks"].items()}
+        s.vars = dict(data["vars"])
+        s.pvars = {k: list(v) for k, v in data["pvars"].items()}
+        s.rng = data["rng"]
+        s.stack = [[f[0], f[1], dict(f[2])] for f in data["stack"]]
+        s.decider = data["decider"]
+        s.over = data["over"]
+        s.moves = data["moves"]
+        return s
+
+    # ---- scoring and naming --------------------------------------------------------------------
+    def score(self, s: State, player: int) -> int:
+        if self._score is None:
+            return 0
+        return self._score(s, {"player": player})
+
+    def rank_key(self, s: State, player: int) -> tuple:
+        env = {"player": player}
+        return (self.score(s, player),) + tuple(t(s, env) for t in self._tiebreaks)
+
+    def evaluate(self, s: State, player: int) -> int:
+        """The ruleset's evaluation of a position for a player (its score when none is declared)."""
+        if self._evaluation is None:
+            return self.score(s, player)
+        return self._evaluation(s, {"player": player})
+
+    def equivalence_key(self, s: State, c: int):
+        """Components with equal keys are interchangeable in a decision."""
+        if c is None:
+            return None
+        marks = tuple(m[c] for m in s.marks.values()) if s.marks else ()
+        return (self.name_index[c], s.loc[c], marks)
+
+    def action_text(self, option, values) -> str:
+        texts = {}
+        for name, value, kind in zip(option.param_names, values, option.param_kinds):
+            texts[name] = self._render(value, kind)
+        if option.text:
+            return option.text.format(**texts)
+        return " ".join([option.name] + list(texts.values()))
+
+    def _render(self, value, kind) -> str:
+        if kind == "component" and isinstance(value, int):
+            return self.names[value]
+        if kind == "player" and isinstance(value, int):
+            return self.player_names[value]
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, list):
+            return "[" + ", ".join(self._render(v, None) for v in value) + "]"
+        if value is None:
+            return "none"
+        return str(value)

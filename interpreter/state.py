@@ -1,0 +1,210 @@
+"""A game state: plain data (zones, marks, variables, a seeded generator, the rules' stack).
+
+It serializes to JSON and back exactly, clones cheaply, and is fully determined by the seed and the
+actions taken.  The public methods follow OpenSpiel's naming.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+
+from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
+
+from . import vm
+from .actions import legal_actions_at
+from .views import view_of
+
+MASK64 = (1 << 64) - 1
+FORMAT = 1
+
+
+class State:
+    __slots__ = ("game", "zones", "loc", "marks", "vars", "pvars", "rng", "stack", "decider", "over",
+                 "moves", "legal_cache", "trigger_depth", "notes", "failure")
+
+    def __init__(self, game):
+        self.game = game
+        self.zones: list = []
+        self.loc: list = []
+        self.marks: dict = {}
+        self.vars: dict = {}
+        self.pvars: dict = {}
+        self.rng = 0
+        self.stack: list = []
+        self.decider = None
+        self.over = False
+        self.moves = 0
+        self.legal_cache = None
+        self.trigger_depth = 0
+        self.notes: list = []
+        self.failure = None
+
+    # ---- randomness ----------------------------------------------------------------------------
+    def random_below(self, n: int) -> int:
+        """A uniform whole number in [0, n) from the state's splitmix64 generator."""
+        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return (z ^ (z >> 31)) % n
+
+    def shuffle_zone(self, zone: int) -> None:
+        cards = self.zones[zone]
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.random_below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    # ---- changes used by effects -----------------------------------------------------------------
+    def move_component(self, c: int, dest: int, bottom: bool = False) -> None:
+        src = self.loc[c]
+        cards = self.zones[src]
+        if cards and cards[-1] == c:
+            cards.pop()
+        else:
+            cards.remove(c)
+        if bottom:
+            self.zones[dest].insert(0, c)
+        else:
+            self.zones[dest].append(c)
+        self.loc[c] = dest
+        triggers = self.game.zone_triggers
+        if triggers[src] is not None or triggers[dest] is not None:
+            self._fire_move(c, src, dest, triggers)
+
+    def _fire_move(self, c, src, dest, triggers) -> None:
+        owners = self.game.zone_owner
+        if triggers[src] is not None and triggers[src][1]:
+            vm.fire(self, triggers[src][1], {"component": c, "owner": owners[src]})
+        if triggers[dest] is not None and triggers[dest][0]:
+            vm.fire(self, triggers[dest][0], {"component": c, "owner": owners[dest]})
+        if triggers[src] is not None and triggers[src][2] and not self.zones[src]:
+            vm.fire(self, triggers[src][2], {"owner": owners[src]})
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
+
+    def finish(self) -> None:
+        self.over = True
+        self.decider = None
+        self.legal_cache = None
+
+    # ---- public API -------------------------------------------------------------------------------
+    def _check_usable(self) -> None:
+        if self.failure is not None:
+            raise RulesRuntimeError(f"this state is broken by an earlier error: {self.failure}")
+
+    def current_player(self):
+        """The seat that must decide now, or None when the game is over."""
+        return None if self.over else self.decider
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list:
+        self._check_usable()
+        if self.over:
+            return []
+        if self.legal_cache is None:
+            frame = self.stack[-1]
+            spec = self.game.procs[frame[0]].code[frame[1]][1]
+            self.legal_cache = legal_actions_at(self, frame[2], spec, self.decider)
+        return self.legal_cache
+
+    def parse_action(self, text: str):
+        """The legal action whose text is ``text`` (spacing and case do not matter)."""
+        wanted = " ".join(str(text).split()).lower()
+        actions = self.legal_actions()
+        for action in actions:
+            if " ".join(str(action).split()).lower() == wanted:
+                return action
+        texts = [str(a) for a in actions]
+        close = difflib.get_close_matches(str(text), texts, n=3)
+        hint = f"did you mean: {'; '.join(close)}" if close else f"legal now: {'; '.join(texts[:10])}"
+        raise IllegalActionError(f"'{text}' is not a legal action now", hint=hint)
+
+    def apply_action(self, action) -> None:
+        """Take an action (an Action or its text).  An illegal one raises IllegalActionError and
+        leaves the state as it was."""
+        self._check_usable()
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"'{action}' is not a legal action now",
+                                     hint="choose one of state.legal_actions()")
+        option = action.option
+        frame = self.stack[-1]
+        env = frame[2]
+        for name, value in zip(option.param_names, action.values):
+            env[name] = value
+        frame[1] = option.start
+        self.decider = None
+        self.legal_cache = None
+        self.notes = []
+        self.moves += 1
+        try:
+            vm.run(self)
+        except RulebookError as exc:
+            self.failure = exc
+            raise
+
+    def returns(self) -> list:
+        """The score of every seat (final once the game is over)."""
+        return [self.game.score(self, p) for p in range(self.game.num_players)]
+
+    def winners(self) -> list:
+        """The seats that win; several on a shared win.  Empty while the game runs."""
+        if not self.over:
+            return []
+        keys = [self.game.rank_key(self, p) for p in range(self.game.num_players)]
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    def view(self, player: int) -> dict:
+        """What ``player`` may see, as JSON-ready data."""
+        return view_of(self, player)
+
+    # ---- copies and serialization ------------------------------------------------------------
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.game = self.game
+        new.zones = [z[:] for z in self.zones]
+        new.loc = self.loc[:]
+        new.marks = {k: v[:] for k, v in self.marks.items()}
+        new.vars = dict(self.vars)
+        new.pvars = {k: v[:] for k, v in self.pvars.items()}
+        new.rng = self.rng
+        new.stack = [[f[0], f[1], _copy_env(f[2])] for f in self.stack]
+        new.decider = self.decider
+        new.over = self.over
+        new.moves = self.moves
+        new.legal_cache = self.legal_cache
+        new.trigger_depth = 0
+        new.notes = list(self.notes)
+        new.failure = self.failure
+        return new
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
+                "params": dict(self.game.params), "zones": [z[:] for z in self.zones],
+                "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
+                "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
+                "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
+                "moves": self.moves}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.game is other.game and self.to_dict() == other.to_dict()
+
+    def __str__(self) -> str:
+        return json.dumps(self.view(None), indent=1, ensure_ascii=False)
+
+
+def _copy_env(env: dict) -> dict:
+    new = dict(env)
+    for key, value in env.items():
+        if key[0] == "$":
+            new[key] = [value[0], value[1]]
+    return new

@@ -1,0 +1,87 @@
+"""What one player may see of a state, as JSON-ready data.
+
+Zones follow their visibility: ``all`` shows the contents, ``owner`` shows them to the owning player
+and a count to the others, ``top`` shows the count and the top component, ``count`` and ``none`` show
+only how many components lie there.  A hidden component never appears with its id or attributes.
+``view(None)`` is what a spectator sees: only what is open to everyone.
+"""
+from __future__ import annotations
+
+
+def zone_visible(game, zone: int, viewer) -> bool:
+    visibility = game.zone_visibility[zone]
+    if visibility == "all":
+        return True
+    if visibility == "owner":
+        return viewer is not None and game.zone_owner[zone] == viewer
+    return False
+
+
+def component_visible(state, c: int, viewer) -> bool:
+    game = state.game
+    zone = state.loc[c]
+    if zone_visible(game, zone, viewer):
+        return True
+    return game.zone_visibility[zone] == "top" and state.zones[zone] and state.zones[zone][-1] == c
+
+
+def describe(state, c: int) -> dict:
+    game = state.game
+    out = {"id": c, "name": game.names[c], "kind": game.kinds[c]}
+    out.update(game.attributes_of(c))
+    for mark, values in state.marks.items():
+        if values[c] is not None:
+            out[mark] = values[c]
+    return out
+
+
+def _zone_view(state, zone: int, viewer):
+    game = state.game
+    cards = state.zones[zone]
+    if zone_visible(game, zone, viewer):
+        return [describe(state, c) for c in cards]
+    if game.zone_visibility[zone] == "top":
+        return {"count": len(cards), "top": describe(state, cards[-1]) if cards else None}
+    return {"count": len(cards)}
+
+
+def _value_view(state, value, type_name, viewer):
+    if type_name == "component" and isinstance(value, int):
+        return describe(state, value) if component_visible(state, value, viewer) else "hidden"
+    if type_name == "player" and isinstance(value, int):
+        return state.game.player_names[value]
+    return value
+
+
+def view_of(state, viewer) -> dict:
+    game = state.game
+    zones: dict = {}
+    for zone, name in enumerate(game.zone_family):
+        owner = game.zone_owner[zone]
+        content = _zone_view(state, zone, viewer)
+        if owner is None:
+            zones[name] = content
+        else:
+            zones.setdefault(name, {})[game.player_names[owner]] = content
+    shared = {name: _value_view(state, state.vars[name], t, viewer)
+              for name, (t, visibility) in game.var_info.items() if visibility == "all"}
+    players = []
+    for p, pname in enumerate(game.player_names):
+        own = {"name": pname}
+        for name, (t, visibility) in game.player_var_info.items():
+            if visibility == "all" or (visibility == "owner" and viewer == p):
+                own[name] = _value_view(state, state.pvars[name][p], t, viewer)
+        players.append(own)
+    view = {"game": game.name, "viewer": game.player_names[viewer] if viewer is not None else None,
+            "moves": state.moves, "over": state.over, "zones": zones, "vars": shared, "players": players}
+    if state.over:
+        view["scores"] = state.returns()
+        view["winners"] = [game.player_names[p] for p in state.winners()]
+    elif state.decider is not None:
+        frame = state.stack[-1]
+        spec = game.procs[frame[0]].code[frame[1]][1]
+        decision = {"player": game.player_names[state.decider], "prompt": spec.prompt}
+        if viewer == state.decider:
+            decision["actions"] = [str(a) for a in state.legal_actions()]
+        view["decision"] = decision
+    return view

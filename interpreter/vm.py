@@ -1,0 +1,137 @@
+"""Stage 6: run compiled rules until a player must decide or the game ends.
+
+Execution is bounded: one call of :func:`run` may take at most ``MAX_STEPS`` instructions, and
+triggers may nest at most ``MAX_TRIGGER_DEPTH`` deep.  Going past either is a
+:class:`RulesRuntimeError` that names the rule at fault, never a hang.
+"""
+from __future__ import annotations
+
+from dsl.errors import RulebookError, RulesRuntimeError
+
+from .actions import legal_actions_at
+from .compiler import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
+from .effects import GameOver
+
+MAX_STEPS = 200_000
+MAX_TRIGGER_DEPTH = 50
+MAX_CALL_DEPTH = 200
+
+
+def _runaway(procs, stack) -> RulesRuntimeError:
+    frame = stack[-1]
+    code = procs[frame[0]].code
+    pc = frame[1]
+    loops = [(j - ins[1], ins) for j, ins in enumerate(code) if ins[0] == JUMP and ins[1] <= pc <= j]
+    where = min(loops, key=lambda pair: pair[0])[1][-1] if loops else code[pc][-1]
+    return RulesRuntimeError(
+        f"the rules ran {MAX_STEPS} steps without asking anyone for a decision "
+        f"(in '{procs[frame[0]].name}')", where,
+        "a loop here never ends: check that its condition becomes false, or add a 'break'")
+
+
+def _located(exc: Exception, ins) -> RulebookError:
+    if isinstance(exc, RulebookError):
+        return exc.located(ins[-1])
+    message = {ZeroDivisionError: "division by zero", IndexError: "an index is out of range",
+               KeyError: "a value was used before it was set"}.get(type(exc), str(exc) or type(exc).__name__)
+    return RulesRuntimeError(message, ins[-1], "check the values this statement uses")
+
+
+def execute(s, stack, allow_choose: bool) -> bool:
+    """Run ``stack`` until it is empty (True) or reaches a decision (False)."""
+    procs = s.game.procs
+    steps = 0
+    while stack:
+        frame = stack[-1]
+        pc = frame[1]
+        ins = procs[frame[0]].code[pc]
+        op = ins[0]
+        steps += 1
+        if steps > MAX_STEPS:
+            raise _runaway(procs, stack)
+        try:
+            if op == EXEC:
+                frame[1] = pc + 1
+                ins[1](s, frame[2])
+            elif op == JUMPF:
+                frame[1] = pc + 1 if ins[1](s, frame[2]) else ins[2]
+            elif op == JUMP:
+                frame[1] = ins[1]
+            elif op == FORNEXT:
+                env = frame[2]
+                it = env[ins[1]]
+                if it[1] < len(it[0]):
+                    if ins[2] is not None:
+                        env[ins[2]] = it[0][it[1]]
+                    it[1] += 1
+                    frame[1] = pc + 1
+                else:
+                    del env[ins[1]]
+                    frame[1] = ins[3]
+            elif op == FORINIT:
+                frame[2][ins[2]] = [list(ins[1](s, frame[2])), 0]
+                frame[1] = pc + 1
+            elif op == CHOOSE:
+                if not allow_choose:
+                    raise RulesRuntimeError("a trigger reached a decision", ins[-1])
+                if suspend(s, frame, ins[1]):
+                    return False
+            elif op == CALL:
+                frame[1] = pc + 1
+                if len(stack) >= MAX_CALL_DEPTH:
+                    raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                                            ins[-1], "a procedure calls itself without end")
+                proc = procs[ins[1]]
+                env = frame[2]
+                stack.append([ins[1], 0, {p: f(s, env) for p, f in zip(proc.params, ins[2])}])
+            elif op == RET:
+                stack.pop()
+        except GameOver:
+            raise
+        except RulebookError as exc:
+            raise exc.located(ins[-1])
+        except Exception as exc:  # a ruleset's expression failed: report it at its statement
+            raise _located(exc, ins) from None
+    return True
+
+
+def suspend(s, frame, spec) -> bool:
+    """Stop at a decision: record who decides and the legal actions.  False if it was skipped."""
+    player = spec.player(s, frame[2])
+    actions = legal_actions_at(s, frame[2], spec, player)
+    if actions:
+        s.decider = player
+        s.legal_cache = actions
+        return True
+    if spec.if_none == "skip":
+        frame[1] = spec.end
+        return False
+    name = s.game.player_names[player] if isinstance(player, int) else player
+    raise RulesRuntimeError(f"{name} must decide here but has no legal option", spec.position,
+                            "add an option that is always possible (such as a pass), or 'if_none: skip'")
+
+
+def run(s) -> None:
+    """Advance the game until the next decision, or to its end."""
+    try:
+        if execute(s, s.stack, True):
+            s.finish()
+    except GameOver:
+        s.stack.clear()
+        s.finish()
+
+
+def fire(s, triggers, bindings) -> None:
+    """Run triggers at once, inside the current effect."""
+    if s.trigger_depth >= MAX_TRIGGER_DEPTH:
+        raise RulesRuntimeError(f"trigger '{s.game.procs[triggers[0][0]].name}' set off more than "
+                                f"{MAX_TRIGGER_DEPTH} triggers in a row", s.game.procs[triggers[0][0]].position,
+                                "a trigger moves components that set it off again; add a 'when' condition")
+    s.trigger_depth += 1
+    try:
+        for proc, when in triggers:
+            env = dict(bindings)
+            if when is None or when(s, env):
+                execute(s, [[proc, 0, env]], False)
+    finally:
+        s.trigger_depth -= 1
