@@ -34,7 +34,7 @@ class _Context:
 
     def __init__(self, loop=False, trigger=None, simultaneous=None):
         self.loop = loop
-        self.trigger = trigger
+        self.trigger = trigger  # the name of the trigger (or "setup") the statement runs in
         self.simultaneous = simultaneous
 
     def inside_loop(self):
@@ -121,7 +121,7 @@ class Resolver:
         self._defines()
         self._procedure_headers()
         root = Scope()
-        rs.setup = self.block(("setup",), root, _Context()) if "setup" in self.data else []
+        rs.setup = self.block(("setup",), root, _Context(trigger="setup")) if "setup" in self.data else []
         rs.flow = self.block(("flow",), root, _Context())
         self._triggers()
         self._scoring()
@@ -495,8 +495,8 @@ class Resolver:
                 raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos)
             arg_types = [self.checker.check(a, scope) for a in call.args]
             if ctx.trigger or ctx.simultaneous:
-                raise CheckError(f"procedure calls are not allowed in a "
-                                 f"{'trigger' if ctx.trigger else 'simultaneous block'}", call.pos,
+                where = {"setup": "setup", None: "a simultaneous block"}.get(ctx.trigger, "a trigger")
+                raise CheckError(f"procedure calls are not allowed in {where}", call.pos,
                                  "write the statements inline")
             known = self._procedure_body(name, arg_types)
             for want, got, arg in zip(known, arg_types, call.args):
@@ -532,7 +532,8 @@ class Resolver:
 
     def _choose(self, path, scope, ctx, pos):
         if ctx.trigger:
-            self.error(CheckError("a trigger cannot ask for decisions",
+            where = "setup" if ctx.trigger == "setup" else "a trigger"
+            self.error(CheckError(f"{where} cannot ask for decisions",
                                   hint="move the decision into the flow"), path)
             return None
         spec = self._get(path)["choose"]

@@ -2,7 +2,7 @@
 
 An action is one option of a decision with a value for each of its parameters.  Bindings that
 differ only in which of two interchangeable components they use (same name, same zone, same marks)
-are offered once.  ``str(action)`` is a stable readable text; texts are made for a whole list at once
+are offered once: at each parameter, a component interchangeable with one already tried is skipped.  ``str(action)`` is a stable readable text; texts are made for a whole list at once
 so that two different actions never share one.
 """
 from __future__ import annotations
@@ -75,26 +75,26 @@ def legal_actions_at(s, env, spec, player) -> list:
             if require is None or require(s, local):
                 out.append(Action(option, (), batch))
             continue
-        seen = set()
         domains = option.domains
         is_component = option.component_params
         last = len(names) - 1
         key_of = game.equivalence_key
 
         def bind(i, values):
+            # Interchangeable components are tried once per level: their completions are the same.
             name = names[i]
+            component = is_component[i]
+            tried = set()
             for v in domains[i](s, local):
+                key = key_of(s, v) if component else v
+                if key in tried:
+                    continue
+                tried.add(key)
                 local[name] = v
                 if i < last:
                     bind(i + 1, values + (v,))
-                    continue
-                if require is not None and not require(s, local):
-                    continue
-                full = values + (v,)
-                key = tuple(key_of(s, x) if c else x for x, c in zip(full, is_component))
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Action(option, full, batch))
+                elif require is None or require(s, local):
+                    out.append(Action(option, values + (v,), batch))
 
         bind(0, ())
     return out

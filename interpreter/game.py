@@ -115,7 +115,8 @@ class Game:
     def _compile(self):
         rs = self.ruleset
         compiler = Compiler(rs, self)
-        self.flow_proc = compiler.procedure("setup and flow", [], rs.setup + rs.flow, None)
+        self.setup_proc = compiler.procedure("setup", [], rs.setup, None)
+        self.flow_proc = compiler.procedure("flow", [], rs.flow, None)
         per_zone = [None] * len(self.zone_names)
         events = ("enter", "leave", "empty")
         for trigger in rs.triggers:
@@ -129,12 +130,17 @@ class Game:
                 per_zone[zone][events.index(trigger.event)].append((proc, when))
         self.zone_triggers = per_zone
         self.procs = compiler.procs
+        self.codes = [proc.code for proc in self.procs]
         self._score = compiler.expr(rs.score) if rs.score is not None else None
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
 
     # ---- states ------------------------------------------------------------------------------
-    def new_initial_state(self, seed: int = 0) -> State:
+    def new_initial_state(self, seed: int = 0, arrange=None) -> State:
+        """A new game: components created, ``setup`` run, the flow advanced to the first decision.
+
+        ``arrange``, if given, is called with the state after setup and before the flow starts; tests
+        use it (through :func:`interpreter.positions.arrange`) to set up a position."""
         s = State(self)
         s.zones = [z[:] for z in self.initial_zones]
         s.loc = [0] * self.num_components
@@ -145,8 +151,11 @@ class Game:
         s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
         s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
         s.rng = int(seed) & ((1 << 64) - 1)
-        s.stack = [[self.flow_proc, 0, {}]]
         try:
+            vm.execute(s, [[self.setup_proc, 0, {}]], False)
+            if arrange is not None:
+                arrange(s)
+            s.stack = [[self.flow_proc, 0, {}]]
             vm.run(s)
         except RulebookError as exc:
             s.failure = exc
@@ -201,8 +210,10 @@ class Game:
         """Components with equal keys are interchangeable in a decision."""
         if c is None:
             return None
-        marks = tuple(m[c] for m in s.marks.values()) if s.marks else ()
-        return (self.name_index[c], s.loc[c], marks)
+        marks = s.marks
+        if not marks:
+            return (self.name_index[c], s.loc[c])
+        return (self.name_index[c], s.loc[c]) + tuple(m[c] for m in marks.values())
 
     def action_text(self, option, values) -> str:
         texts = {}

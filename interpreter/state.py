@@ -129,7 +129,8 @@ class State:
             raise IllegalActionError("the game is over")
         if isinstance(action, str):
             action = self.parse_action(action)
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if not any(a is action for a in legal) and action not in legal:
             raise IllegalActionError(f"'{action}' is not a legal action now",
                                      hint="choose one of state.legal_actions()")
         option = action.option

@@ -40,11 +40,12 @@ def _located(exc: Exception, ins) -> RulebookError:
 def execute(s, stack, allow_choose: bool) -> bool:
     """Run ``stack`` until it is empty (True) or reaches a decision (False)."""
     procs = s.game.procs
+    codes = s.game.codes
     steps = 0
     while stack:
         frame = stack[-1]
         pc = frame[1]
-        ins = procs[frame[0]].code[pc]
+        ins = codes[frame[0]][pc]
         op = ins[0]
         steps += 1
         if steps > MAX_STEPS:
