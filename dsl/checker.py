@@ -17,13 +17,13 @@ import difflib
 from . import ast
 from .errors import CheckError
 from .registry import REQUIRED
-from .types import (ANY, BOOL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Type, compatible,
+from .types import (ANY, BOOL, CELL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Type, compatible,
                     element_type, is_collection, join, list_of, type_of_value)
 
-COMPONENT_PROPERTIES = {"owner": PLAYER, "zone": ZONE, "name": STR, "kind": STR}
+COMPONENT_PROPERTIES = {"owner": PLAYER, "zone": ZONE, "name": STR, "kind": STR, "cell": CELL}
 AGGREGATES = ("list", "sum", "count", "any", "all", "min", "max")
 SPEC_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "component": COMPONENT,
-              "zone": ZONE, "any": ANY}
+              "zone": ZONE, "cell": CELL, "any": ANY}
 
 
 class Scope:
@@ -132,6 +132,9 @@ class ExprChecker:
             if rs.zones[name].per_player:
                 raise CheckError(f"'{name}' is a zone of each player", node.pos,
                                  f"name whose: 'active.{name}' or 'p.{name}'")
+            if rs.zones[name].per_kind:
+                raise CheckError(f"'{name}' is a zone of each '{rs.zones[name].per_kind}'", node.pos,
+                                 f"name which one: 'c.{name}'")
             self.symbols[node] = ("zone", name)
             return ZONE
         if name in self.constants:
@@ -157,10 +160,14 @@ class ExprChecker:
                 if name in kind.marks:
                     self.symbols[node] = ("mark", name)
                     return type_of_value(kind.marks[name])
+            if name in rs.zones and rs.zones[name].per_kind and (
+                    obj_t.arg in (None, rs.zones[name].per_kind)):
+                self.symbols[node] = ("kzone", name)
+                return ZONE
             if name in COMPONENT_PROPERTIES:
                 self.symbols[node] = ("cprop", name)
                 return COMPONENT_PROPERTIES[name]
-            known = set(COMPONENT_PROPERTIES)
+            known = set(COMPONENT_PROPERTIES) | {z for z, f in rs.zones.items() if f.per_kind}
             for kind in kinds:
                 known |= set(kind.attributes) | set(kind.marks)
             raise CheckError(f"components have no attribute '{name}'", node.pos,

@@ -27,9 +27,18 @@ class ComponentKind:
 @dataclass
 class ZoneFamily:
     name: str
-    per_player: bool
+    per: str | None  # None (one shared zone), "player", or a component kind (one zone per component)
     visibility: str  # all / owner / none / count / top
     position: Position
+    grid: tuple | None = None  # (rows, columns) for a zone whose places are cells
+
+    @property
+    def per_player(self) -> bool:
+        return self.per == "player"
+
+    @property
+    def per_kind(self) -> str | None:
+        return self.per if self.per not in (None, "player") else None
 
 
 @dataclass

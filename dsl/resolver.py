@@ -117,6 +117,7 @@ class Resolver:
         self._params()
         self._zones()
         self._components()
+        self._zone_owners()
         self._variables()
         self._defines()
         self._procedure_headers()
@@ -187,8 +188,15 @@ class Resolver:
                     self.error(CheckError(f"visibility '{visibility}' is not one of "
                                           f"{', '.join(VISIBILITIES)}"), path + ("visibility",))
                     visibility = "all"
-            self.rs.zones[name] = ir.ZoneFamily(name, spec.get("per") == "player", visibility or "all",
-                                                self.doc.key_position(path))
+            grid = None
+            if "grid" in spec:
+                dims = [self.static_value(path + ("grid", k), f"the grid's {k}") for k in ("rows", "columns")]
+                if all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 64 for n in dims):
+                    grid = tuple(dims)
+                else:
+                    self.error(CheckError("a grid has 1 to 64 rows and columns"), path + ("grid",))
+            self.rs.zones[name] = ir.ZoneFamily(name, spec.get("per"), visibility or "all",
+                                                self.doc.key_position(path), grid)
 
     def _components(self):
         for kind_name, spec in (self.data.get("components") or {}).items():
@@ -213,6 +221,15 @@ class Resolver:
             for i, row in enumerate(spec["table"]):
                 self._component_row(kind, spec, row, path + ("table", i))
             self.rs.kinds[kind_name] = kind
+
+    def _zone_owners(self):
+        """Check that zones kept per component name a kind that exists."""
+        for name, family in self.rs.zones.items():
+            kind = family.per_kind
+            if kind is not None and kind not in self.rs.kinds:
+                self.error(CheckError(f"'per: {kind}' names no component kind",
+                                      hint=suggest(kind, list(self.rs.kinds) + ["player"])), ("zones", name, "per"))
+                family.per = None
 
     def _component_row(self, kind, spec, row, path):
         values = {}
@@ -249,6 +266,10 @@ class Resolver:
         elif zone not in self.rs.zones:
             self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
                        path + ("in",) if "in" in row else path)
+        elif self.rs.zones[zone].per_kind or self.rs.zones[zone].grid:
+            self.error(CheckError(f"components cannot start in zone '{zone}'",
+                                  hint="start them in a shared or per-player zone and move or place them in setup"),
+                       path)
         elif self.rs.zones[zone].per_player != each:
             need = "needs 'each_player: true'" if self.rs.zones[zone].per_player else \
                 "is one shared zone; remove 'each_player'"

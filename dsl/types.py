@@ -26,6 +26,7 @@ PLAYER = Type("player")
 NONE = Type("none")
 ANY = Type("any")
 ZONE = Type("zone")
+CELL = Type("cell")
 COMPONENT = Type("component")
 
 
@@ -57,9 +58,9 @@ def compatible(expected: Type, actual: Type) -> bool:
     if expected == ANY or actual == ANY:
         return True
     if expected.name != actual.name:
-        if actual == NONE and expected.name in ("player", "component"):
+        if actual == NONE and expected.name in ("player", "component", "cell"):
             return True
-        if expected == NONE and actual.name in ("player", "component"):
+        if expected == NONE and actual.name in ("player", "component", "cell"):
             return True
         return False
     if expected.name == "component":
@@ -101,4 +102,4 @@ def type_of_value(value) -> Type:
 
 
 NAMED_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "component": COMPONENT,
-               "list": list_of(ANY)}
+               "cell": CELL, "list": list_of(ANY)}

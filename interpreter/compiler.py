@@ -238,12 +238,17 @@ class Compiler:
         if kind == "pzone":
             base = game.family_base[name]
             return lambda s, e: base + obj(s, e)
+        if kind == "kzone":
+            base, index = game.family_base[name], game.kind_index
+            return lambda s, e: base + index[obj(s, e)]
         if kind == "cprop":
             if name == "owner":
-                owners = game.zone_owner
-                return lambda s, e: owners[s.loc[obj(s, e)]]
+                owner_now = game.zone_owner_now
+                return lambda s, e: owner_now(s, s.loc[obj(s, e)])
             if name == "zone":
                 return lambda s, e: s.loc[obj(s, e)]
+            if name == "cell":
+                return lambda s, e: s.cell_of[obj(s, e)]
             table = game.names if name == "name" else game.kinds
             return lambda s, e: table[obj(s, e)]
         raise AssertionError(kind)

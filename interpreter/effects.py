@@ -36,6 +36,14 @@ def move(state, items, to, at="top"):
         state.move_component(items, to, bottom)
 
 
+@effect("place", [Param("item", "component"), Param("cell", "cell")], None,
+        "Put a component onto a free cell of a grid zone (from wherever it is, or from another cell).")
+def place(state, item, cell):
+    if item is None or cell is None:
+        raise RulesRuntimeError("place(): the component or the cell is none")
+    state.move_component(item, state.game.cell_zone[cell], False, cell)
+
+
 @effect("move_all", [Param("source", "zone"), Param("to", "zone"), Param("at", "str", "top")], None,
         "Move everything in one zone to another, top card first.")
 def move_all(state, source, to, at="top"):

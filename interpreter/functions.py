@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS, Param
-from dsl.types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, element_type, list_of
+from dsl.types import ANY, BOOL, CELL, COMPONENT, INT, PLAYER, Type, element_type, list_of
 
 fn = FUNCTIONS.register
 
@@ -140,6 +140,82 @@ def components_of(state, kind):
     return list(ids)
 
 
-@fn("owner_of", [Param("zone", "zone")], PLAYER, "The player a zone belongs to, or none for a shared zone.")
+@fn("owner_of", [Param("zone", "zone")], PLAYER,
+    "The player a zone belongs to now, or none for a shared zone. A zone kept per component belongs "
+    "to whoever owns the zone that component lies in.")
 def owner_of(state, zone):
-    return state.game.zone_owner[zone]
+    return state.game.zone_owner_now(state, zone)
+
+
+# ---- grids -------------------------------------------------------------------------------------
+def _grid(state, zone):
+    grid = state.game.zone_grid[zone]
+    if grid is None:
+        raise RulesRuntimeError(f"zone '{state.game.zone_names[zone]}' is not a grid")
+    return grid
+
+
+@fn("cells", [Param("zone", "zone")], list_of(CELL), "Every cell of a grid zone, row by row.")
+def cells(state, zone):
+    first, rows, columns = _grid(state, zone)
+    return list(range(first, first + rows * columns))
+
+
+@fn("at", [Param("cell", "cell")], COMPONENT, "The component on a cell, or none.")
+def at(state, cell):
+    return state.cells[cell]
+
+
+@fn("row", [Param("cell", "cell")], INT, "The row of a cell, counted from 1.")
+def row(state, cell):
+    return state.game.cell_row[cell] + 1
+
+
+@fn("column", [Param("cell", "cell")], INT, "The column of a cell, counted from 1.")
+def column(state, cell):
+    return state.game.cell_column[cell] + 1
+
+
+@fn("cell_at", [Param("zone", "zone"), Param("row", "int"), Param("column", "int")], CELL,
+    "The cell of a grid zone at a row and column (counted from 1), or none outside the grid.")
+def cell_at(state, zone, row_number, column_number):
+    first, rows, columns = _grid(state, zone)
+    if 1 <= row_number <= rows and 1 <= column_number <= columns:
+        return first + (row_number - 1) * columns + column_number - 1
+    return None
+
+
+@fn("neighbors", [Param("cell", "cell"), Param("diagonal", "bool", False)], list_of(CELL),
+    "The cells next to a cell: orthogonally, or also diagonally.")
+def neighbors(state, cell, diagonal=False):
+    game = state.game
+    first, rows, columns = game.zone_grid[game.cell_zone[cell]]
+    r, c = game.cell_row[cell], game.cell_column[cell]
+    steps = ((-1, 0), (0, -1), (0, 1), (1, 0))
+    if diagonal:
+        steps += ((-1, -1), (-1, 1), (1, -1), (1, 1))
+    return sorted(first + (r + dr) * columns + c + dc for dr, dc in steps
+                  if 0 <= r + dr < rows and 0 <= c + dc < columns)
+
+
+@fn("rows", [Param("zone", "zone")], list_of(list_of(CELL)), "The rows of a grid zone, each a list of cells.")
+def grid_rows(state, zone):
+    first, rows, columns = _grid(state, zone)
+    return [list(range(first + r * columns, first + (r + 1) * columns)) for r in range(rows)]
+
+
+@fn("columns", [Param("zone", "zone")], list_of(list_of(CELL)),
+    "The columns of a grid zone, each a list of cells.")
+def grid_columns(state, zone):
+    first, rows, columns = _grid(state, zone)
+    return [[first + r * columns + c for r in range(rows)] for c in range(columns)]
+
+
+@fn("lines_through", [Param("cell", "cell")], list_of(list_of(CELL)),
+    "The row and the column a cell lies in (in that order).")
+def lines_through(state, cell):
+    game = state.game
+    first, rows, columns = game.zone_grid[game.cell_zone[cell]]
+    r, c = game.cell_row[cell], game.cell_column[cell]
+    return [list(range(first + r * columns, first + (r + 1) * columns)),
+            [first + i * columns + c for i in range(rows)]]

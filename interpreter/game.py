@@ -50,63 +50,104 @@ class Game:
         self.num_players = ruleset.players
         self.player_names = ruleset.player_names
         self.params = dict(ruleset.params)
-        self._layout_zones()
         self._make_components()
+        self._layout_zones()
         self.var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.vars.items()}
         self.player_var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.player_vars.items()}
         self._compile()
 
     # ---- layout ------------------------------------------------------------------------------
-    def _layout_zones(self):
-        self.family_base: dict = {}
-        self.zone_names: list = []
-        self.zone_family: list = []
-        self.zone_owner: list = []
-        self.zone_visibility: list = []
-        for name, family in self.ruleset.zones.items():
-            self.family_base[name] = len(self.zone_names)
-            owners = range(self.num_players) if family.per_player else [None]
-            for owner in owners:
-                label = name if owner is None else f"{name}[{self.player_names[owner]}]"
-                self.zone_names.append(label)
-                self.zone_family.append(name)
-                self.zone_owner.append(owner)
-                self.zone_visibility.append(family.visibility)
-
     def _make_components(self):
         self.names: list = []
         self.kinds: list = []
+        self.kind_index: list = []  # position of each component among the components of its kind
         self.attr_tables: dict = {}
         self.components_by_kind: dict = {}
-        self.initial_zones = [[] for _ in self.zone_names]
+        self.starts: list = []  # (zone family, owner) each component starts in
         mark_names = []
         for kind in self.ruleset.kinds.values():
             for attr in kind.attributes:
                 self.attr_tables.setdefault(attr, [])
             mark_names += [m for m in kind.marks if m not in mark_names]
         self.initial_marks = {m: [] for m in mark_names}
+        formatter = string.Formatter()
         for kind in self.ruleset.kinds.values():
             ids = self.components_by_kind.setdefault(kind.name, [])
-            formatter = string.Formatter()
             for row in kind.rows:
                 owners = range(self.num_players) if row["each_player"] else [None]
                 label = formatter.vformat(kind.template, (), row["values"])
                 for owner in owners:
-                    zone = self.family_base[row["zone"]] + (owner or 0)
                     for _ in range(row["count"]):
                         c = len(self.names)
+                        self.kind_index.append(len(ids))
                         ids.append(c)
                         self.names.append(label)
                         self.kinds.append(kind.name)
+                        self.starts.append((row["zone"], owner))
                         for attr, table in self.attr_tables.items():
                             table.append(row["values"].get(attr))
                         for mark, values in self.initial_marks.items():
                             values.append(kind.marks.get(mark))
-                        self.initial_zones[zone].append(c)
         self.num_components = len(self.names)
         self.mark_names = list(self.initial_marks)
         name_ids: dict = {}
         self.name_index = [name_ids.setdefault((k, n), len(name_ids)) for k, n in zip(self.kinds, self.names)]
+
+    def _layout_zones(self):
+        self.family_base: dict = {}
+        self.zone_names: list = []
+        self.zone_family: list = []
+        self.zone_owner: list = []  # the owning seat of a per-player zone, else None
+        self.zone_host: list = []  # the component a per-component zone belongs to, else None
+        self.zone_visibility: list = []
+        self.zone_grid: list = []  # (first cell, rows, columns) of a grid zone, else None
+        self.cell_zone: list = []
+        self.cell_row: list = []
+        self.cell_column: list = []
+        for name, family in self.ruleset.zones.items():
+            self.family_base[name] = len(self.zone_names)
+            if family.per_player:
+                instances = [(f"{name}[{p}]", i, None) for i, p in enumerate(self.player_names)]
+            elif family.per_kind:
+                instances = [(f"{name}[{self.names[c]} #{c}]", None, c)
+                             for c in self.components_by_kind[family.per_kind]]
+            else:
+                instances = [(name, None, None)]
+            for label, owner, host in instances:
+                zone = len(self.zone_names)
+                self.zone_names.append(label)
+                self.zone_family.append(name)
+                self.zone_owner.append(owner)
+                self.zone_host.append(host)
+                self.zone_visibility.append(family.visibility)
+                self.zone_grid.append(self._add_cells(zone, family.grid) if family.grid else None)
+        self.has_grids = any(self.zone_grid)
+        self.initial_zones = [[] for _ in self.zone_names]
+        for c, (family, owner) in enumerate(self.starts):
+            self.initial_zones[self.family_base[family] + (owner or 0)].append(c)
+
+    def _add_cells(self, zone, grid):
+        rows, columns = grid
+        first = len(self.cell_zone)
+        for r in range(rows):
+            for col in range(columns):
+                self.cell_zone.append(zone)
+                self.cell_row.append(r)
+                self.cell_column.append(col)
+        return (first, rows, columns)
+
+    def zone_owner_now(self, s, zone):
+        """The seat a zone belongs to now: per-player zones are fixed; a per-component zone belongs
+        to whoever owns the zone its component lies in."""
+        for _ in range(16):
+            host = self.zone_host[zone]
+            if host is None:
+                return self.zone_owner[zone]
+            zone = s.loc[host]
+        return None
+
+    def cell_text(self, cell) -> str:
+        return f"r{self.cell_row[cell] + 1}c{self.cell_column[cell] + 1}"
 
     def attributes_of(self, c: int) -> dict:
         return {attr: table[c] for attr, table in self.attr_tables.items() if table[c] is not None}
@@ -122,9 +163,7 @@ class Game:
         for trigger in rs.triggers:
             proc = compiler.procedure(f"trigger '{trigger.name}'", [], trigger.body, trigger.position)
             when = compiler.expr(trigger.when) if trigger.when is not None else None
-            base = self.family_base[trigger.zone]
-            count = self.num_players if rs.zones[trigger.zone].per_player else 1
-            for zone in range(base, base + count):
+            for zone in (z for z, family in enumerate(self.zone_family) if family == trigger.zone):
                 if per_zone[zone] is None:
                     per_zone[zone] = ([], [], [])
                 per_zone[zone][events.index(trigger.event)].append((proc, when))
@@ -147,6 +186,8 @@ class Game:
         for zone, cards in enumerate(s.zones):
             for c in cards:
                 s.loc[c] = zone
+        s.cell_of = [None] * self.num_components
+        s.cells = [None] * len(self.cell_zone)
         s.marks = {m: v[:] for m, v in self.initial_marks.items()}
         s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
         s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
@@ -180,6 +221,11 @@ class Game:
                 s.loc[c] = zone
         if None in s.loc or len(s.zones) != len(self.zone_names):
             raise ParameterError("the saved zones do not hold every component exactly once")
+        s.cell_of = [None] * self.num_components
+        s.cells = [None] * len(self.cell_zone)
+        for c, cell in data.get("cells", {}).items():
+            s.cell_of[int(c)] = cell
+            s.cells[cell] = int(c)
         s.marks = {k: list(v) for k, v in data["marks"].items()}
         s.vars = dict(data["vars"])
         s.pvars = {k: list(v) for k, v in data["pvars"].items()}
@@ -211,9 +257,10 @@ class Game:
         if c is None:
             return None
         marks = s.marks
+        key = (self.name_index[c], s.loc[c], s.cell_of[c]) if self.has_grids else (self.name_index[c], s.loc[c])
         if not marks:
-            return (self.name_index[c], s.loc[c])
-        return (self.name_index[c], s.loc[c]) + tuple(m[c] for m in marks.values())
+            return key
+        return key + tuple(m[c] for m in marks.values())
 
     def action_text(self, option, values) -> str:
         texts = {}
@@ -228,6 +275,8 @@ class Game:
             return self.names[value]
         if kind == "player" and isinstance(value, int):
             return self.player_names[value]
+        if kind == "cell" and isinstance(value, int):
+            return self.cell_text(value)
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, list):

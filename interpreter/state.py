@@ -19,13 +19,15 @@ FORMAT = 1
 
 
 class State:
-    __slots__ = ("game", "zones", "loc", "marks", "vars", "pvars", "rng", "stack", "decider", "over",
-                 "moves", "legal_cache", "trigger_depth", "notes", "failure")
+    __slots__ = ("game", "zones", "loc", "cell_of", "cells", "marks", "vars", "pvars", "rng", "stack",
+                 "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure")
 
     def __init__(self, game):
         self.game = game
         self.zones: list = []
         self.loc: list = []
+        self.cell_of: list = []  # the cell of each component on a grid, else None
+        self.cells: list = []  # the component on each cell of every grid, else None
         self.marks: dict = {}
         self.vars: dict = {}
         self.pvars: dict = {}
@@ -54,8 +56,10 @@ class State:
             cards[i], cards[j] = cards[j], cards[i]
 
     # ---- changes used by effects -----------------------------------------------------------------
-    def move_component(self, c: int, dest: int, bottom: bool = False) -> None:
+    def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
         src = self.loc[c]
+        if self.game.has_grids:
+            self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
         if cards and cards[-1] == c:
             cards.pop()
@@ -69,6 +73,21 @@ class State:
         triggers = self.game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
+
+    def _leave_cell(self, c, src, dest, cell) -> None:
+        game = self.game
+        if game.zone_grid[dest] is not None and cell is None:
+            raise RulesRuntimeError(f"zone '{game.zone_names[dest]}' is a grid: components go onto a cell",
+                                    hint="use place(component, cell)")
+        if cell is not None and self.cells[cell] is not None and self.cells[cell] != c:
+            raise RulesRuntimeError(f"cell {game.cell_text(cell)} is taken by {game.names[self.cells[cell]]}",
+                                    hint="check at(cell) == none first")
+        old = self.cell_of[c]
+        if old is not None:
+            self.cells[old] = None
+        self.cell_of[c] = cell
+        if cell is not None:
+            self.cells[cell] = c
 
     def _fire_move(self, c, src, dest, triggers) -> None:
         owners = self.game.zone_owner
@@ -171,6 +190,8 @@ class State:
         new.game = self.game
         new.zones = [z[:] for z in self.zones]
         new.loc = self.loc[:]
+        new.cell_of = self.cell_of[:]
+        new.cells = self.cells[:]
         new.marks = {k: v[:] for k, v in self.marks.items()}
         new.vars = dict(self.vars)
         new.pvars = {k: v[:] for k, v in self.pvars.items()}
@@ -188,6 +209,7 @@ class State:
     def to_dict(self) -> dict:
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
                 "params": dict(self.game.params), "zones": [z[:] for z in self.zones],
+                "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
                 "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
                 "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,

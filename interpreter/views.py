@@ -8,21 +8,26 @@ only how many components lie there.  A hidden component never appears with its i
 from __future__ import annotations
 
 
-def zone_visible(game, zone: int, viewer) -> bool:
+def zone_visible(state, zone: int, viewer) -> bool:
+    """Whether ``viewer`` sees the whole contents of a zone (and the zone's host, if any)."""
+    game = state.game
+    host = game.zone_host[zone]
+    if host is not None and not component_visible(state, host, viewer):
+        return False
     visibility = game.zone_visibility[zone]
     if visibility == "all":
         return True
     if visibility == "owner":
-        return viewer is not None and game.zone_owner[zone] == viewer
+        return viewer is not None and game.zone_owner_now(state, zone) == viewer
     return False
 
 
 def component_visible(state, c: int, viewer) -> bool:
-    game = state.game
     zone = state.loc[c]
-    if zone_visible(game, zone, viewer):
+    if zone_visible(state, zone, viewer):
         return True
-    return game.zone_visibility[zone] == "top" and state.zones[zone] and state.zones[zone][-1] == c
+    cards = state.zones[zone]
+    return state.game.zone_visibility[zone] == "top" and bool(cards) and cards[-1] == c
 
 
 def describe(state, c: int) -> dict:
@@ -38,11 +43,19 @@ def describe(state, c: int) -> dict:
 def _zone_view(state, zone: int, viewer):
     game = state.game
     cards = state.zones[zone]
-    if zone_visible(game, zone, viewer):
+    if zone_visible(state, zone, viewer):
+        if game.zone_grid[zone] is not None:
+            return {"grid": _grid_view(state, zone)}
         return [describe(state, c) for c in cards]
     if game.zone_visibility[zone] == "top":
         return {"count": len(cards), "top": describe(state, cards[-1]) if cards else None}
     return {"count": len(cards)}
+
+
+def _grid_view(state, zone):
+    first, rows, columns = state.game.zone_grid[zone]
+    return [[describe(state, c) if (c := state.cells[first + r * columns + col]) is not None else None
+             for col in range(columns)] for r in range(rows)]
 
 
 def _value_view(state, value, type_name, viewer):
@@ -50,6 +63,8 @@ def _value_view(state, value, type_name, viewer):
         return describe(state, value) if component_visible(state, value, viewer) else "hidden"
     if type_name == "player" and isinstance(value, int):
         return state.game.player_names[value]
+    if type_name == "cell" and isinstance(value, int):
+        return state.game.cell_text(value)
     return value
 
 
@@ -57,12 +72,14 @@ def view_of(state, viewer) -> dict:
     game = state.game
     zones: dict = {}
     for zone, name in enumerate(game.zone_family):
-        owner = game.zone_owner[zone]
-        content = _zone_view(state, zone, viewer)
-        if owner is None:
-            zones[name] = content
+        owner, host = game.zone_owner[zone], game.zone_host[zone]
+        if host is not None:
+            if component_visible(state, host, viewer):
+                zones.setdefault(name, {})[f"{game.names[host]} #{host}"] = _zone_view(state, zone, viewer)
+        elif owner is None:
+            zones[name] = _zone_view(state, zone, viewer)
         else:
-            zones.setdefault(name, {})[game.player_names[owner]] = content
+            zones.setdefault(name, {})[game.player_names[owner]] = _zone_view(state, zone, viewer)
     shared = {name: _value_view(state, state.vars[name], t, viewer)
               for name, (t, visibility) in game.var_info.items() if visibility == "all"}
     players = []

@@ -1,0 +1,100 @@
+"""Bots: players that choose an action by themselves.
+
+A bot sees a state only through the public API (``legal_actions()``, ``view(seat)``, ``clone()``,
+...); it never reads hidden parts of the state directly.  Bots are named by a spec string such as
+``random`` or ``name:key=value,key=value``; :func:`make_bot` turns a spec into a bot for one seat.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+from dsl.errors import ParameterError
+
+
+class Bot:
+    """Base class of every bot.
+
+    Subclasses set ``name``, a one-line ``description``, and ``options``: option name -> default
+    value (the default's type is the type the option's text is converted to)."""
+
+    name = "bot"
+    description = ""
+    options: dict = {}
+
+    def __init__(self, seat: int, seed: int, **options):
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.settings = {**self.options, **options}
+
+    def choose(self, state):
+        """The action this bot takes in ``state``, where it is this bot's turn."""
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Chooses uniformly among the legal actions."""
+
+    name = "random"
+    description = "chooses uniformly at random among the legal actions"
+
+    def choose(self, state):
+        actions = state.legal_actions()
+        return actions[self.rng.randrange(len(actions))]
+
+
+BOTS: dict = {cls.name: cls for cls in (RandomBot,)}
+
+
+def register_bot(cls) -> type:
+    """Add a bot class to :data:`BOTS` under its ``name`` (usable as a class decorator)."""
+    BOTS[cls.name] = cls
+    return cls
+
+
+def bot_seed(seed: int, game_index: int, seat: int) -> int:
+    """A bot's seed, derived deterministically from the run's seed, the game and the seat."""
+    digest = hashlib.sha256(f"bot/{seed}/{game_index}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """Split ``name:key=value,key=value`` into the name and a dict of option texts."""
+    name, _, rest = spec.strip().partition(":")
+    options = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"bot option '{item}' in '{spec}' is not key=value",
+                                 hint="write a bot as name or name:key=value,key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def _convert(bot: str, key: str, text: str, default):
+    """An option's text converted to the type of its default value."""
+    if isinstance(default, bool):
+        if text.lower() in ("true", "yes", "1", "false", "no", "0"):
+            return text.lower() in ("true", "yes", "1")
+    else:
+        try:
+            return type(default)(text)
+        except ValueError:
+            pass
+    kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(type(default), "text")
+    raise ParameterError(f"option '{key}' of bot '{bot}' is {kind}, not '{text}'")
+
+
+def make_bot(spec: str, seat: int, seed: int) -> Bot:
+    """A bot for ``seat`` from a spec such as ``random`` or ``name:key=value,key=value``."""
+    name, texts = parse_spec(spec)
+    cls = BOTS.get(name)
+    if cls is None:
+        raise ParameterError(f"unknown bot '{name}'", hint=f"known bots: {', '.join(sorted(BOTS))}")
+    options = {}
+    for key, text in texts.items():
+        if key not in cls.options:
+            known = ", ".join(sorted(cls.options)) or "none"
+            raise ParameterError(f"bot '{name}' has no option '{key}'", hint=f"its options: {known}")
+        options[key] = _convert(name, key, text, cls.options[key])
+    return cls(seat, seed, **options)

@@ -1,0 +1,195 @@
+"""Play logs: what was played, step by step, so that a game can be replayed and checked.
+
+A log is a JSON object: format and version, the ruleset (path, its sha256, the game's name), the
+parameters in force, the number of players, the seed, the seat specs, and the steps.  Each step
+holds the deciding seat, the action text, a digest of the legal action texts before the step and a
+digest of ``state.to_json()`` after it.  A finished game also stores the returns and the winners.
+Seats are 0-based, as in ``State.winners()``.  A file holds one log or a JSON list of logs
+(``rulebook simulate --log``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dsl.errors import ParameterError, RulebookError
+
+from .game import load_game
+
+FORMAT = "rulebook-log"
+VERSION = 1
+HEADER_KEYS = ("ruleset", "params", "players", "seed", "steps")
+STEP_KEYS = ("seat", "action", "legal", "state")
+
+
+def short_digest(text: str) -> str:
+    """The first 16 hex digits of the sha256 of ``text``."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def legal_digest(actions) -> str:
+    """A digest of the texts of a list of legal actions, in order."""
+    return short_digest("\n".join(str(a) for a in actions))
+
+
+def file_digest(path) -> str:
+    """The sha256 of a file's bytes (empty when the file cannot be read)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+class MatchRecorder:
+    """Collects the steps of one game; ``record`` is called after every applied action."""
+
+    def __init__(self, game, seed: int, seats: list):
+        self.header = {"format": FORMAT, "version": VERSION, "ruleset": str(Path(game.path).resolve()),
+                       "ruleset_sha256": file_digest(game.path), "game": game.name,
+                       "params": dict(game.params), "players": game.num_players,
+                       "player_names": list(game.player_names), "seed": seed, "seats": list(seats)}
+        self.steps: list = []
+
+    def record(self, seat: int, legal: list, action, state) -> None:
+        """Note that ``seat`` chose ``action`` among ``legal``, giving ``state``."""
+        self.steps.append({"seat": seat, "action": str(action), "legal": legal_digest(legal),
+                           "state": short_digest(state.to_json())})
+
+    def log(self, state) -> dict:
+        """The finished log, with the result if ``state`` is over."""
+        over = state.is_terminal()
+        return {**self.header, "steps": self.steps, "finished": over,
+                "returns": state.returns() if over else None, "winners": state.winners() if over else None}
+
+
+def write_logs(path, logs) -> None:
+    """Write one log (a dict) or several (a list) as JSON."""
+    Path(path).write_text(json.dumps(logs, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def read_logs(path) -> list:
+    """The logs stored in a file, as a list."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ParameterError(f"cannot read log {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ParameterError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    logs = data if isinstance(data, list) else [data]
+    for log in logs:
+        _check_log(path, log)
+    return logs
+
+
+def _check_log(path, log) -> None:
+    """Raise ParameterError unless ``log`` looks like a log this module wrote."""
+    if not isinstance(log, dict) or log.get("format") != FORMAT:
+        raise ParameterError(f"{path} is not a rulebook play log")
+    if log.get("version") != VERSION:
+        raise ParameterError(f"{path} is a log of version {log.get('version')}; this rulebook reads "
+                             f"version {VERSION}")
+    missing = [key for key in HEADER_KEYS if key not in log]
+    steps = log.get("steps")
+    if not missing and isinstance(steps, list):
+        missing = sorted({key for step in steps for key in STEP_KEYS if not isinstance(step, dict) or key not in step})
+    if missing or not isinstance(steps, list):
+        raise ParameterError(f"{path} is a damaged log: missing {', '.join(missing) or 'steps'}")
+
+
+@dataclass
+class Mismatch:
+    """The first step of a log that does not reproduce."""
+
+    game: int  # 1-based index of the log in its file
+    step: int  # 1-based step number
+    reason: str
+
+    def __str__(self) -> str:
+        return f"game {self.game}, step {self.step}: {self.reason}"
+
+
+@dataclass
+class ReplayReport:
+    """What a replay found: the logs and steps that reproduced, and the first mismatch."""
+
+    games: int = 0
+    steps: int = 0
+    mismatch: Mismatch | None = None
+    warnings: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.mismatch is None
+
+
+def replay(path) -> ReplayReport:
+    """Replay every log in a file; stop at the first step that does not reproduce."""
+    report = ReplayReport()
+    games: dict = {}
+    for number, log in enumerate(read_logs(path), 1):
+        game = _game_for(log, games, report)
+        failure = replay_log(game, log)
+        if failure is not None:
+            report.mismatch = Mismatch(number, *failure)
+            break
+        report.games += 1
+        report.steps += len(log["steps"])
+    return report
+
+
+def _game_for(log: dict, games: dict, report: ReplayReport):
+    """The game a log was played with; loaded once per ruleset, parameters and players."""
+    key = (log["ruleset"], json.dumps(log["params"], sort_keys=True), log["players"])
+    if key not in games:
+        games[key] = load_game(log["ruleset"], params=log["params"], players=log["players"])
+        digest = log.get("ruleset_sha256")
+        if digest and digest != file_digest(log["ruleset"]):
+            report.warnings.append(f"{log['ruleset']} has changed since the log was written")
+    return games[key]
+
+
+def replay_log(game, log: dict) -> tuple[int, str] | None:
+    """Replay one log: None if it reproduces, else (number of the failing step, reason)."""
+    state = game.new_initial_state(log["seed"])
+    for number, step in enumerate(log["steps"], 1):
+        reason = _replay_step(state, step)
+        if reason is not None:
+            return number, reason
+    reason = _check_result(state, log)
+    return None if reason is None else (len(log["steps"]), reason)
+
+
+def _replay_step(state, step: dict) -> str | None:
+    """Apply one logged step to ``state``; the reason it does not reproduce, or None."""
+    if state.is_terminal():
+        return "the game is already over"
+    if state.current_player() != step["seat"]:
+        return f"{_seat_name(state, state.current_player())} decides here, the log says " \
+               f"{_seat_name(state, step['seat'])}"
+    if legal_digest(state.legal_actions()) != step["legal"]:
+        return f"the legal actions differ (before '{step['action']}')"
+    try:
+        state.apply_action(step["action"])
+    except RulebookError as exc:
+        return f"'{step['action']}' does not apply: {exc}"
+    if short_digest(state.to_json()) != step["state"]:
+        return f"the state after '{step['action']}' differs"
+    return None
+
+
+def _seat_name(state, seat) -> str:
+    names = state.game.player_names
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat!r}"
+
+
+def _check_result(state, log: dict) -> str | None:
+    """Whether the end of the replay matches the logged end."""
+    if not log.get("finished"):
+        return None
+    if not state.is_terminal():
+        return "the log says the game is over here, but it goes on"
+    if state.returns() != log["returns"] or state.winners() != log["winners"]:
+        return f"the result differs: returns {state.returns()}, winners {state.winners()}"
+    return None
