@@ -48,7 +48,7 @@ class Builtin:
             if p.default is not REQUIRED:
                 text += f" = {p.default}"
             parts.append(text)
-        returns = self.returns if isinstance(self.returns, Type) else "depends on the arguments"
+        returns = self.returns if isinstance(self.returns, Type) else (self.returns.__doc__ or "a value")
         tail = "" if self.kind == "effect" else f" -> {returns}"
         return f"{self.name}({', '.join(parts)}){tail}"
 

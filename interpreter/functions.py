@@ -13,10 +13,12 @@ fn = FUNCTIONS.register
 
 
 def _elem_of_first(types) -> Type:
+    """an element of items"""
     return element_type(types[0]) or ANY
 
 
 def _list_like_first(types) -> Type:
+    """list of the elements of items"""
     return list_of(element_type(types[0]) or ANY)
 
 
@@ -80,6 +82,7 @@ def int_range(state, start, stop):
 
 
 def _numbers(types) -> Type:
+    """int"""
     return INT
 
 
