@@ -139,7 +139,7 @@ class ExprChecker:
             return ZONE
         if name in self.constants:
             self.symbols[node] = ("const", self.constants[name])
-            return type_of_value(self.constants[name])
+            return list_of(PLAYER) if name == "players" else type_of_value(self.constants[name])
         if name in rs.player_vars:
             raise CheckError(f"'{name}' is a variable of each player", node.pos,
                              f"name whose: 'active.{name}' or 'p.{name}'")
@@ -189,7 +189,8 @@ class ExprChecker:
 
     def _index(self, node, scope):
         obj_t = self.check(node.obj, scope)
-        self.expect(node.index, scope, INT, "an index")
+        if self.check(node.index, scope) != PLAYER:  # seats index lists kept per seat
+            self.expect(node.index, scope, INT, "an index")
         if obj_t.name != "list" and obj_t != ANY:
             raise CheckError(f"only lists can be indexed, not a {obj_t}", node.pos,
                              "use top(zone) or list(zone)[i]")

@@ -58,6 +58,10 @@ class ActionBatch:
             action._text = text
 
 
+def _frozen(value):
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 def legal_actions_at(s, env, spec, player) -> list:
     """Every legal action of the decision ``spec`` for ``player`` in state ``s``."""
     game = s.game
@@ -86,7 +90,7 @@ def legal_actions_at(s, env, spec, player) -> list:
             component = is_component[i]
             tried = set()
             for v in domains[i](s, local):
-                key = key_of(s, v) if component else v
+                key = key_of(s, v) if component else (_frozen(v) if isinstance(v, list) else v)
                 if key in tried:
                     continue
                 tried.add(key)
