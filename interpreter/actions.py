@@ -69,15 +69,16 @@ def legal_actions_at(s, env, spec, player) -> list:
     out = batch.actions
     local = dict(env)
     for option in spec.options:
-        names = option.param_names
-        require = option.require
         if option.decline:
             if out:
                 out.append(Action(option, (), batch))
             continue
+        checks = option.checks
+        if checks[0] is not None and not checks[0](s, local):
+            continue
+        names = option.param_names
         if not names:
-            if require is None or require(s, local):
-                out.append(Action(option, (), batch))
+            out.append(Action(option, (), batch))
             continue
         domains = option.domains
         is_component = option.component_params
@@ -88,6 +89,7 @@ def legal_actions_at(s, env, spec, player) -> list:
             # Interchangeable components are tried once per level: their completions are the same.
             name = names[i]
             component = is_component[i]
+            check = checks[i + 1]
             tried = set()
             for v in domains[i](s, local):
                 key = key_of(s, v) if component else (_frozen(v) if isinstance(v, list) else v)
@@ -95,9 +97,11 @@ def legal_actions_at(s, env, spec, player) -> list:
                     continue
                 tried.add(key)
                 local[name] = v
+                if check is not None and not check(s, local):
+                    continue
                 if i < last:
                     bind(i + 1, values + (v,))
-                elif require is None or require(s, local):
+                else:
                     out.append(Action(option, values + (v,), batch))
 
         bind(0, ())

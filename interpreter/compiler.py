@@ -87,13 +87,44 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">": operator.gt, ">=": operator.ge}
 
 
+def _conjuncts(node) -> list:
+    if node is None:
+        return []
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _names_in(node) -> set:
+    names = {node.id} if isinstance(node, ast.Name) else set()
+    for child in ast.children(node):
+        names |= _names_in(child)
+    return names
+
+
+def _all_of(parts):
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    return lambda s, e: all(p(s, e) for p in parts)
+
+
+# Hot built-ins compiled to one closure instead of a call through the registry (same behaviour).
+_INLINE = {
+    "at": lambda a: (lambda s, e: s.cells[a(s, e)]),
+    "size": lambda a: (lambda s, e: len(a(s, e))),
+    "empty": lambda a: (lambda s, e: not a(s, e)),
+}
+
+
 class OptionSpec:
     """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
 
     __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
-                 "require", "start", "position", "decline")
+                 "checks", "start", "position", "decline")
 
-    def __init__(self, index, name, text, param_names, domains, param_kinds, require, position):
+    def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
         self.index = index
         self.name = name
         self.text = text
@@ -101,7 +132,7 @@ class OptionSpec:
         self.domains = domains
         self.param_kinds = param_kinds
         self.component_params = tuple(kind == "component" for kind in param_kinds)
-        self.require = require
+        self.checks = checks  # checks[0] before any parameter is bound, checks[i + 1] after parameter i
         self.start = None
         self.position = position
         self.decline = False
@@ -356,6 +387,8 @@ class Compiler:
             return self._call_define(node, name)
         args = self.arguments(FUNCTIONS.get(name), node)
         impl = FUNCTIONS.get(name).impl
+        if name in _INLINE and len(args) == 1:
+            return _INLINE[name](args[0])
         if len(args) == 1:
             a = args[0]
             return lambda s, e: impl(s, a(s, e))
@@ -529,15 +562,24 @@ class Compiler:
         for pc, position in breaks:
             code[pc] = (JUMP, len(code), position)
 
+    def _staged_checks(self, require, names) -> tuple:
+        """Split ``require`` at its 'and's and check each part as soon as the parameters it uses
+        are bound, so a failing part prunes the enumeration early."""
+        stages = [[] for _ in range(len(names) + 1)]
+        for part in _conjuncts(require):
+            used = _names_in(part)
+            level = max((i + 1 for i, name in enumerate(names) if name in used), default=0)
+            stages[level].append(self.expr(part))
+        return tuple(_all_of(parts) for parts in stages)
+
     def _s_choose(self, code, stmt, loops):
         options = []
         for i, option in enumerate(stmt.options):
             names = [name for name, _ in option.params]
             domains = [self.as_list(domain) for _, domain in option.params]
             param_kinds = tuple((element_type(self.types[d]) or ZONE).name for _, d in option.params)
-            require = self.expr(option.require) if option.require is not None else None
-            compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds, require,
-                                  option.position)
+            compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds,
+                                  self._staged_checks(option.require, names), option.position)
             compiled.decline = option.decline
             options.append(compiled)
         spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position)
