@@ -16,7 +16,7 @@ from dsl.registry import EFFECTS, FUNCTIONS
 
 from . import effects as _effects  # noqa: F401  (fills the effect registry)
 from . import functions as _functions  # noqa: F401  (fills the function registry)
-from . import vm
+from . import views, vm
 from .compiler import Compiler
 from .state import FORMAT, State
 
@@ -122,6 +122,9 @@ class Game:
                 self.zone_visibility.append(family.visibility)
                 self.zone_grid.append(self._add_cells(zone, family.grid) if family.grid else None)
         self.has_grids = any(self.zone_grid)
+        self.all_seats = (1 << self.num_players) - 1
+        self.zone_mask = [self._static_mask(z) for z in range(len(self.zone_names))]
+        self.top_mask = [self.all_seats if v == "top" else 0 for v in self.zone_visibility]
         self.initial_zones = [[] for _ in self.zone_names]
         for c, (family, owner) in enumerate(self.starts):
             self.initial_zones[self.family_base[family] + (owner or 0)].append(c)
@@ -135,6 +138,24 @@ class Game:
                 self.cell_row.append(r)
                 self.cell_column.append(col)
         return (first, rows, columns)
+
+    def _static_mask(self, zone):
+        """The seats that see a zone's whole contents, or None when it depends on the state."""
+        if self.zone_host[zone] is not None:
+            return None
+        visibility = self.zone_visibility[zone]
+        if visibility == "all":
+            return self.all_seats
+        if visibility == "owner" and self.zone_owner[zone] is not None:
+            return 1 << self.zone_owner[zone]
+        return 0
+
+    def visible_mask(self, s, zone) -> int:
+        """A bit per seat that sees the whole contents of ``zone`` now."""
+        mask = self.zone_mask[zone]
+        if mask is not None:
+            return mask
+        return sum(1 << p for p in range(self.num_players) if views.zone_visible(s, zone, p))
 
     def zone_owner_now(self, s, zone):
         """The seat a zone belongs to now: per-player zones are fixed; a per-component zone belongs
@@ -188,6 +209,7 @@ class Game:
                 s.loc[c] = zone
         s.cell_of = [None] * self.num_components
         s.cells = [None] * len(self.cell_zone)
+        s.known = [self.all_seats] * self.num_components
         s.marks = {m: v[:] for m, v in self.initial_marks.items()}
         s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
         s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
@@ -223,6 +245,7 @@ class Game:
             raise ParameterError("the saved zones do not hold every component exactly once")
         s.cell_of = [None] * self.num_components
         s.cells = [None] * len(self.cell_zone)
+        s.known = list(data["known"])
         for c, cell in data.get("cells", {}).items():
             s.cell_of[int(c)] = cell
             s.cells[cell] = int(c)

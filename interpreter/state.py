@@ -19,8 +19,8 @@ FORMAT = 1
 
 
 class State:
-    __slots__ = ("game", "zones", "loc", "cell_of", "cells", "marks", "vars", "pvars", "rng", "stack",
-                 "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure")
+    __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
+                 "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure")
 
     def __init__(self, game):
         self.game = game
@@ -28,6 +28,7 @@ class State:
         self.loc: list = []
         self.cell_of: list = []  # the cell of each component on a grid, else None
         self.cells: list = []  # the component on each cell of every grid, else None
+        self.known: list = []  # per component, a bit per seat: that seat knows exactly where it is
         self.marks: dict = {}
         self.vars: dict = {}
         self.pvars: dict = {}
@@ -51,6 +52,10 @@ class State:
 
     def shuffle_zone(self, zone: int) -> None:
         cards = self.zones[zone]
+        keep = self.game.visible_mask(self, zone)
+        known = self.known
+        for c in cards:
+            known[c] &= keep
         for i in range(len(cards) - 1, 0, -1):
             j = self.random_below(i + 1)
             cards[i], cards[j] = cards[j], cards[i]
@@ -61,18 +66,35 @@ class State:
         if self.game.has_grids:
             self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
-        if cards and cards[-1] == c:
+        game = self.game
+        on_top = bool(cards) and cards[-1] == c
+        seen = game.visible_mask(self, src) | (game.top_mask[src] if on_top else 0)
+        if on_top:
             cards.pop()
         else:
             cards.remove(c)
+        target = self.zones[dest]
         if bottom:
-            self.zones[dest].insert(0, c)
+            target.insert(0, c)
         else:
-            self.zones[dest].append(c)
+            target.append(c)
         self.loc[c] = dest
+        seen |= game.visible_mask(self, dest) | (game.top_mask[dest] if target[-1] == c else 0)
+        self._learn(c, cards, seen)
         triggers = self.game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
+
+    def _learn(self, c, rest, seen) -> None:
+        """Who knows where things are after ``c`` moved: the seats that saw it at either end track
+        it; the others cannot tell which component left, so they lose track of what stays behind."""
+        known = self.known
+        known[c] = seen
+        blind = self.game.all_seats & ~seen
+        if blind:
+            keep = ~blind
+            for other in rest:
+                known[other] &= keep
 
     def _leave_cell(self, c, src, dest, cell) -> None:
         game = self.game
@@ -90,13 +112,13 @@ class State:
             self.cells[cell] = c
 
     def _fire_move(self, c, src, dest, triggers) -> None:
-        owners = self.game.zone_owner
+        owner = self.game.zone_owner_now
         if triggers[src] is not None and triggers[src][1]:
-            vm.fire(self, triggers[src][1], {"component": c, "owner": owners[src]})
+            vm.fire(self, triggers[src][1], {"component": c, "owner": owner(self, src)})
         if triggers[dest] is not None and triggers[dest][0]:
-            vm.fire(self, triggers[dest][0], {"component": c, "owner": owners[dest]})
+            vm.fire(self, triggers[dest][0], {"component": c, "owner": owner(self, dest)})
         if triggers[src] is not None and triggers[src][2] and not self.zones[src]:
-            vm.fire(self, triggers[src][2], {"owner": owners[src]})
+            vm.fire(self, triggers[src][2], {"owner": owner(self, src)})
 
     def note(self, message: str) -> None:
         self.notes.append(message)
@@ -192,6 +214,7 @@ class State:
         new.loc = self.loc[:]
         new.cell_of = self.cell_of[:]
         new.cells = self.cells[:]
+        new.known = self.known[:]
         new.marks = {k: v[:] for k, v in self.marks.items()}
         new.vars = dict(self.vars)
         new.pvars = {k: v[:] for k, v in self.pvars.items()}
@@ -206,10 +229,37 @@ class State:
         new.failure = self.failure
         return new
 
+    def determinize(self, player: int, rng) -> "State":
+        """A copy in which everything ``player`` cannot see is dealt anew, consistent with what the
+        player knows: components they saw go somewhere hidden stay there; the others are shuffled
+        among the hidden places.  The result depends only on what ``player`` can know (and on
+        ``rng``, a ``random.Random``), so a bot that searches it never reads hidden state."""
+        new = self.clone()
+        game = self.game
+        bit = 1 << player
+        slots, pool = [], []
+        for zone, cards in enumerate(new.zones):
+            if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
+                continue
+            hidden = len(cards) - 1 if game.top_mask[zone] and cards else len(cards)
+            for i in range(hidden):
+                if not new.known[cards[i]] & bit:
+                    slots.append((zone, i))
+                    pool.append(cards[i])
+        pool.sort()
+        rng.shuffle(pool)
+        for (zone, i), c in zip(slots, pool):
+            new.zones[zone][i] = c
+            new.loc[c] = zone
+        new.rng = rng.getrandbits(64)
+        new.legal_cache = None
+        return new
+
     def to_dict(self) -> dict:
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
                 "params": dict(self.game.params), "zones": [z[:] for z in self.zones],
                 "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
+                "known": self.known[:],
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
                 "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
                 "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
