@@ -61,8 +61,10 @@ def arrange(state, position: dict) -> None:
         overflow = _zone_index(game, position.get("overflow", game.zone_names[0]))
         state.zones[overflow] = leftovers + state.zones[overflow]
     for zone, cards in enumerate(state.zones):
+        mask = game.visible_mask(state, zone)
         for c in cards:
             state.loc[c] = zone
+            state.known[c] = mask | (game.top_mask[zone] if c == cards[-1] else 0)
     _set_values(state, position)
 
 
