@@ -112,6 +112,14 @@ class Simultaneous(Stmt):
 
 
 @dataclass
+class Block(Stmt):
+    """A named group of statements (``step: name`` with ``do:``)."""
+
+    name: str
+    body: list
+
+
+@dataclass
 class Break(Stmt):
     pass
 

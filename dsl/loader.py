@@ -10,6 +10,7 @@ from pathlib import Path
 from .errors import ErrorList, RulebookError
 from .resolver import resolve
 from .schema import schema_errors
+from .variants import resolve_extends
 from .yaml_loader import Document, load_yaml_file
 
 
@@ -28,10 +29,13 @@ def check_document(doc: Document, functions, effects, params=None, players=None)
     return ruleset
 
 
-def load_ruleset(path: str | Path, functions, effects, params=None, players=None):
-    """Load, validate and check one ruleset file."""
+def load_ruleset(path: str | Path, functions, effects, params=None, players=None, find=None):
+    """Load, validate and check one ruleset file; a variant (``extends:``) is merged with its base,
+    which ``find(name, folder)`` locates."""
     try:
         doc = load_yaml_file(path)
+        if find is not None:
+            doc = resolve_extends(doc, load_yaml_file, find)
     except RulebookError as exc:
         raise ErrorList([exc]) from None
     return check_document(doc, functions, effects, params, players)

@@ -405,6 +405,8 @@ class Resolver:
             return self._loop(path, value, scope, ctx, pos)
         if "choose" in value:
             return self._choose(path, scope, ctx, pos)
+        if "do" in value:
+            return ir.Block(pos, value["step"], self.block(path + ("do",), scope, ctx))
         self.error(CheckError("unknown kind of statement"), path)
         return None
 

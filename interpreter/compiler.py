@@ -550,6 +550,9 @@ class Compiler:
         count = self.expr(stmt.count)
         self._loop(code, stmt, None, lambda s, e: range(count(s, e)), loops)
 
+    def _s_block(self, code, stmt, loops):
+        self.block(code, stmt.body, loops)
+
     def _s_break(self, code, stmt, loops):
         loops[-1][0].append((len(code), stmt.position))
         code.append(None)

@@ -35,10 +35,19 @@ def find_ruleset(name_or_path: str | os.PathLike) -> Path:
     raise ErrorList([ParameterError(f"no ruleset named '{name_or_path}'", hint=f"known rulesets: {known}")])
 
 
+def find_base(name: str, folder: Path):
+    """The file a variant's ``extends:`` names: a path relative to the variant, or a ruleset name."""
+    for candidate in (folder / name, folder / f"{name}.yaml", RULESETS_DIR / f"{name}.yaml",
+                      RULESETS_DIR / name):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def load_game(name_or_path, params=None, players=None) -> "Game":
-    """Load, check and compile a ruleset (a name under ``rulesets/`` or a path)."""
+    """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path)."""
     path = find_ruleset(name_or_path)
-    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players)
+    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base)
     return Game(ruleset, path)
 
 
