@@ -194,6 +194,11 @@ class State:
         """The score of every seat (final once the game is over)."""
         return [self.game.score(self, p) for p in range(self.game.num_players)]
 
+    def evaluate(self, player: int) -> int:
+        """The ruleset's evaluation of this position for ``player`` (its score if none is declared).
+        It may read hidden state: bots call it on determinized states only."""
+        return self.game.evaluate(self, player)
+
     def winners(self) -> list:
         """The seats that win; several on a shared win.  Empty while the game runs."""
         if not self.over:

@@ -1,0 +1,119 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling et al. 2012).
+
+Each iteration deals the hidden part of the game anew from what the searching seat knows
+(``State.determinize``), walks one shared tree with UCB, counting how often each action was
+available, plays the rest of the game at random (up to a depth, then the ruleset's evaluation
+decides), and backs up every seat's share of the result.  The searching seat never reads hidden
+state: its choice depends only on its own view, its knowledge and its random seed.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+
+class Node:
+    __slots__ = ("children", "visits", "available", "reward")
+
+    def __init__(self, seats: int):
+        self.children: dict = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = [0.0] * seats
+
+
+def action_key(action):
+    """Actions of different determinizations are the same tree edge when option and values match."""
+    return (id(action.option), action.values)
+
+
+def outcome(state, seats: int) -> list:
+    """Every seat's share of a finished or cut-off game: 1 split among the leaders."""
+    if state.is_terminal():
+        winners = state.winners()
+    else:
+        values = [state.evaluate(p) for p in range(seats)]
+        best = max(values)
+        winners = [p for p, v in enumerate(values) if v == best]
+    share = 1.0 / len(winners)
+    result = [0.0] * seats
+    for p in winners:
+        result[p] = share
+    return result
+
+
+class Search:
+    def __init__(self, seat: int, rng, iterations: int = 200, seconds: float | None = None,
+                 exploration: float = 0.7, rollout_depth: int = 200):
+        self.seat = seat
+        self.rng = rng
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        self.iterations_done = 0
+
+    def best_action(self, state):
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        seats = state.game.num_players
+        root = Node(seats)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+            self.iterate(root, state.determinize(self.seat, self.rng), seats)
+            done += 1
+        self.iterations_done += done
+        by_key = {action_key(a): a for a in legal}
+        ranked = sorted(((child.visits, key) for key, child in root.children.items() if key in by_key),
+                        key=lambda pair: pair[0], reverse=True)
+        return by_key[ranked[0][1]] if ranked else self.rng.choice(legal)
+
+    def iterate(self, root, s, seats):
+        path = [(root, None)]
+        node = root
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            mover = s.current_player()
+            untried = []
+            for action in legal:
+                child = node.children.get(action_key(action))
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+            if untried:
+                action = self.rng.choice(untried)
+                child = Node(seats)
+                child.available = 1
+                node.children[action_key(action)] = child
+                s.apply_action(action)
+                path.append((child, mover))
+                break
+            action, node = self.select(node, legal, mover)
+            s.apply_action(action)
+            path.append((node, mover))
+        self.rollout(s)
+        result = outcome(s, seats)
+        for visited, _ in path:
+            visited.visits += 1
+            for p in range(seats):
+                visited.reward[p] += result[p]
+
+    def select(self, node, legal, mover):
+        best, best_value = None, -1.0
+        c = self.exploration
+        for action in legal:
+            child = node.children[action_key(action)]
+            value = child.reward[mover] / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > best_value:
+                best, best_value = (action, child), value
+        return best
+
+    def rollout(self, s):
+        choice = self.rng.choice
+        for _ in range(self.rollout_depth):
+            if s.is_terminal():
+                return
+            s.apply_action(choice(s.legal_actions()))
