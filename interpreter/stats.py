@@ -1,0 +1,125 @@
+"""Statistics for simulations: confidence intervals, tests of difference, text histograms.
+
+Pure Python (no SciPy): Wilson score intervals for win rates, a two-proportion z-test for win
+rates, Welch's t-test (with the Student t distribution through the regularized incomplete beta
+function) for means such as game length and score spread.
+"""
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0
+
+
+def variance(values) -> float:
+    values = list(values)
+    if len(values) < 2:
+        return 0.0
+    m = mean(values)
+    return sum((v - m) ** 2 for v in values) / (len(values) - 1)
+
+
+def stdev(values) -> float:
+    return math.sqrt(variance(values))
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple:
+    """The 95% Wilson score interval of a proportion (shared wins count fractionally)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def normal_two_sided_p(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def two_proportion_test(s1: float, n1: int, s2: float, n2: int) -> float:
+    """Two-sided p-value that two win rates differ (pooled z-test)."""
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    pooled = (s1 + s2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0 if s1 / n1 == s2 / n2 else 0.0
+    return normal_two_sided_p((s1 / n1 - s2 / n2) / se)
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function (Numerical Recipes, betacf)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c if abs(1 + aa / c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 3e-14:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1 - front * _betacf(b, a, 1 - x) / b
+
+
+def welch_test(xs, ys) -> float:
+    """Two-sided p-value of Welch's t-test that two samples have different means."""
+    xs, ys = list(xs), list(ys)
+    if len(xs) < 2 or len(ys) < 2:
+        return 1.0
+    vx, vy = variance(xs) / len(xs), variance(ys) / len(ys)
+    if vx + vy == 0:
+        return 1.0 if mean(xs) == mean(ys) else 0.0
+    t = (mean(xs) - mean(ys)) / math.sqrt(vx + vy)
+    df = (vx + vy) ** 2 / (vx * vx / (len(xs) - 1) + vy * vy / (len(ys) - 1))
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def histogram(values, bins: int = 10, width: int = 40) -> list:
+    """Text lines of a histogram: range, bar, count."""
+    values = list(values)
+    if not values:
+        return ["(no data)"]
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        return [f"{lo:>8g}          {'█' * width} {len(values)}"]
+    step = (hi - lo) / bins
+    counts = [0] * bins
+    for v in values:
+        counts[min(bins - 1, int((v - lo) / step))] += 1
+    top = max(counts)
+    lines = []
+    for i, count in enumerate(counts):
+        left, right = lo + i * step, lo + (i + 1) * step
+        bar = "█" * round(width * count / top)
+        lines.append(f"{left:>8.1f}–{right:<8.1f} {bar} {count}")
+    return lines
