@@ -16,7 +16,8 @@ class Bot:
     """Base class of every bot.
 
     Subclasses set ``name``, a one-line ``description``, and ``options``: option name -> default
-    value (the default's type is the type the option's text is converted to)."""
+    value (the default's type is the type the option's text is converted to; a default of None
+    stands for an optional number)."""
 
     name = "bot"
     description = ""
@@ -52,10 +53,38 @@ def register_bot(cls) -> type:
     return cls
 
 
+def play_game(state, agents: list, on_step=None):
+    """Let ``agents`` (one per seat, each with ``choose(state)``) play ``state`` to its end.
+
+    ``on_step(seat, legal, action, state)``, if given, is called after every action with the legal
+    actions it was chosen from.  Returns the finished state."""
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = agents[seat].choose(state)
+        state.apply_action(action)
+        if on_step is not None:
+            on_step(seat, legal, action, state)
+    return state
+
+
 def bot_seed(seed: int, game_index: int, seat: int) -> int:
     """A bot's seed, derived deterministically from the run's seed, the game and the seat."""
     digest = hashlib.sha256(f"bot/{seed}/{game_index}/{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def split_specs(text: str) -> list:
+    """Split a comma-separated list of bot specs, keeping a spec's own ``key=value`` options together:
+    ``mcts:iterations=400,c=1.4,random`` gives ``["mcts:iterations=400,c=1.4", "random"]``."""
+    specs: list = []
+    for piece in (p.strip() for p in text.split(",")):
+        key, is_option, _ = piece.partition("=")
+        if specs and ":" in specs[-1] and is_option and ":" not in key:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
@@ -71,18 +100,27 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name.strip(), options
 
 
+def _parse_bool(text: str) -> bool:
+    lowered = text.lower()
+    if lowered not in ("true", "yes", "1", "false", "no", "0"):
+        raise ValueError(text)
+    return lowered in ("true", "yes", "1")
+
+
 def _convert(bot: str, key: str, text: str, default):
-    """An option's text converted to the type of its default value."""
+    """An option's text converted to the type of its default value (None: an optional number)."""
+    if isinstance(default, str):
+        return text
     if isinstance(default, bool):
-        if text.lower() in ("true", "yes", "1", "false", "no", "0"):
-            return text.lower() in ("true", "yes", "1")
+        kind, convert = "true or false", _parse_bool
+    elif isinstance(default, int):
+        kind, convert = "a whole number", int
     else:
-        try:
-            return type(default)(text)
-        except ValueError:
-            pass
-    kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(type(default), "text")
-    raise ParameterError(f"option '{key}' of bot '{bot}' is {kind}, not '{text}'")
+        kind, convert = "a number", float
+    try:
+        return convert(text)
+    except ValueError:
+        raise ParameterError(f"option '{key}' of bot '{bot}' is {kind}, not '{text}'") from None
 
 
 def make_bot(spec: str, seat: int, seed: int) -> Bot:

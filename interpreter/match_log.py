@@ -42,14 +42,18 @@ def file_digest(path) -> str:
         return ""
 
 
+def log_header(game, seats: list) -> dict:
+    """What every log of games of ``game`` with these seat specs starts with (all but the seed)."""
+    return {"format": FORMAT, "version": VERSION, "ruleset": str(Path(game.path).resolve()),
+            "ruleset_sha256": file_digest(game.path), "game": game.name, "params": dict(game.params),
+            "players": game.num_players, "player_names": list(game.player_names), "seats": list(seats)}
+
+
 class MatchRecorder:
     """Collects the steps of one game; ``record`` is called after every applied action."""
 
-    def __init__(self, game, seed: int, seats: list):
-        self.header = {"format": FORMAT, "version": VERSION, "ruleset": str(Path(game.path).resolve()),
-                       "ruleset_sha256": file_digest(game.path), "game": game.name,
-                       "params": dict(game.params), "players": game.num_players,
-                       "player_names": list(game.player_names), "seed": seed, "seats": list(seats)}
+    def __init__(self, header: dict, seed: int):
+        self.header = {**header, "seed": seed}
         self.steps: list = []
 
     def record(self, seat: int, legal: list, action, state) -> None:
@@ -66,7 +70,10 @@ class MatchRecorder:
 
 def write_logs(path, logs) -> None:
     """Write one log (a dict) or several (a list) as JSON."""
-    Path(path).write_text(json.dumps(logs, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps(logs, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ParameterError(f"cannot write log {path}: {exc.strerror}") from None
 
 
 def read_logs(path) -> list:
@@ -93,7 +100,8 @@ def _check_log(path, log) -> None:
     missing = [key for key in HEADER_KEYS if key not in log]
     steps = log.get("steps")
     if not missing and isinstance(steps, list):
-        missing = sorted({key for step in steps for key in STEP_KEYS if not isinstance(step, dict) or key not in step})
+        missing = sorted({key for step in steps for key in STEP_KEYS
+                          if not isinstance(step, dict) or key not in step})
     if missing or not isinstance(steps, list):
         raise ParameterError(f"{path} is a damaged log: missing {', '.join(missing) or 'steps'}")
 

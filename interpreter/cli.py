@@ -1,0 +1,444 @@
+"""The ``rulebook`` command: validate rulesets, play them in the terminal, simulate bot games, replay logs.
+
+Every rulebook error is printed as a message (exit code 1); command-line mistakes exit with 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
+
+from .bots import bot_seed, make_bot, play_game, split_specs
+from .game import load_game
+from .match_log import MatchRecorder, log_header, replay, write_logs
+from .render import render_view, result_text
+
+HUMAN = "human"
+DEFAULT_BOT = "random"
+
+
+# ---- entry point ----------------------------------------------------------------------------------
+def main(argv=None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        return args.run(args)
+    except RulebookError as exc:
+        print_error(exc)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def print_error(exc: RulebookError, file=None) -> None:
+    """Print an error (each error of an ErrorList on its own line) without a traceback."""
+    errors = exc.errors if isinstance(exc, ErrorList) else [exc]
+    for error in errors:
+        print(str(error), file=file or sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rulebook", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser("validate", help="check rulesets and report every error")
+    validate.add_argument("paths", nargs="+", metavar="PATH",
+                          help="ruleset files or folders (every *.yaml below)")
+    validate.set_defaults(run=cmd_validate)
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    _add_game_arguments(play, seats_help=f"comma-separated seat list (default: {HUMAN} for seat 1, "
+                                         f"{DEFAULT_BOT} for the rest); '{HUMAN}' or a bot spec "
+                                         "such as random or name:key=value")
+    play.add_argument("--seed", type=int, help="game seed (default: a random one, printed)")
+    play.add_argument("--log", metavar="FILE", help="write a play log (JSON) for `rulebook replay`")
+    play.set_defaults(run=cmd_play)
+
+    simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
+    _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
+                                             f"{DEFAULT_BOT} everywhere)")
+    simulate.add_argument("-n", "--games", type=_positive_int, required=True, help="number of games")
+    simulate.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    simulate.add_argument("--log", metavar="FILE",
+                          help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
+    simulate.set_defaults(run=cmd_simulate)
+
+    replay_cmd = commands.add_parser("replay", help="replay a log and check that every step reproduces")
+    replay_cmd.add_argument("file", metavar="FILE", help="a log written by play --log or simulate --log")
+    replay_cmd.set_defaults(run=cmd_replay)
+    return parser
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser, seats_help: str) -> None:
+    parser.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    parser.add_argument("--seats", help=seats_help)
+    parser.add_argument("--players", type=_positive_int, help="number of players (default: the ruleset's)")
+    parser.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                        metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
+
+
+def _setting(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _load(args):
+    """The game named on the command line, with its --set parameters and --players."""
+    return load_game(args.game, params=dict(args.settings), players=args.players)
+
+
+def seat_specs(text: str | None, game, default_first: str) -> list:
+    """The seat specs from --seats, checked against the number of players."""
+    count = game.num_players
+    default = [default_first] + [DEFAULT_BOT] * (count - 1)
+    if text is None:
+        return default
+    specs = split_specs(text)
+    if "" in specs:
+        raise ParameterError(f"--seats '{text}' has an empty seat", hint="separate seats by single commas")
+    if len(specs) != count:
+        raise ParameterError(f"--seats lists {len(specs)} seat(s), but this game of {game.name} has "
+                             f"{count} players", hint=f"e.g. --seats {','.join(default)}")
+    return specs
+
+
+# ---- validate ---------------------------------------------------------------------------------------
+def cmd_validate(args) -> int:
+    """Load every ruleset named; print each error, or one summary line per valid ruleset."""
+    failed = False
+    for path in _ruleset_files(args.paths):
+        try:
+            game = load_game(path)
+        except RulebookError as exc:
+            print_error(exc, file=sys.stdout)
+            failed = True
+            continue
+        print(_summary(path, game))
+    return 1 if failed else 0
+
+
+def _ruleset_files(paths: list) -> list:
+    """The files named, and every *.yaml / *.yml below the folders named."""
+    files = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+            if not found:
+                raise ParameterError(f"{name}: no *.yaml rulesets in this folder")
+            files += found
+        elif path.exists():
+            files.append(path)
+        else:
+            raise ParameterError(f"{name}: no such file or folder")
+    return files
+
+
+def _summary(path, game) -> str:
+    """One line about a valid ruleset: name, players, components, zones, parameters."""
+    rs = game.ruleset
+    players = str(rs.min_players) if rs.min_players == rs.max_players else \
+        f"{rs.min_players}-{rs.max_players} (default {game.num_players})"
+    params = ", ".join(f"{name}={json.dumps(value)}" for name, value in game.params.items())
+    params = f"{len(game.params)} parameters ({params})" if params else "no parameters"
+    return (f"{path}: OK: {game.name}: {players} players, {game.num_components} components, "
+            f"{len(rs.zones)} zones, {params}")
+
+
+# ---- play -------------------------------------------------------------------------------------------
+class QuitGame(Exception):
+    """The human asked to stop (quit, or end of input)."""
+
+
+class HumanPlayer:
+    """A seat played at the terminal: sees its own view, picks by number or by action text."""
+
+    HELP = ("Type the number of an action or its text.  Commands: 'view' shows the table again, "
+            "'help' shows this text, 'quit' ends the game.")
+
+    def __init__(self, seat: int, game, console: Console):
+        self.seat = seat
+        self.game = game
+        self.console = console
+        self.echo = not sys.stdin.isatty()
+
+    def choose(self, state):
+        self.show(state)
+        while True:
+            text = self.read(f"{self.game.player_names[self.seat]}> ")
+            if text in ("quit", "exit", "q"):
+                raise QuitGame
+            if text in ("help", "?"):
+                self.console.print(self.HELP)
+            elif text == "view":
+                self.show(state)
+            elif text:
+                try:
+                    return self.parse(state, text)
+                except IllegalActionError as exc:
+                    hint = f" ({exc.hint})" if exc.hint else ""
+                    self.console.print(Text(f"{exc.message}{hint}", style="red"))
+
+    def show(self, state) -> None:
+        self.console.print()
+        self.console.print(render_view(state.view(self.seat), self.game))
+
+    def read(self, prompt: str) -> str:
+        """A line of input (stripped); end of input quits."""
+        try:
+            line = input(prompt)
+        except EOFError:
+            self.console.print()
+            raise QuitGame from None
+        if self.echo:
+            self.console.print(Text(line))
+        return line.strip()
+
+    @staticmethod
+    def parse(state, text: str):
+        """The legal action chosen by a number (1-based) or by its text."""
+        actions = state.legal_actions()
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(actions):
+                raise IllegalActionError(f"there is no action {number}", hint=f"choose 1 to {len(actions)}")
+            return actions[number - 1]
+        return state.parse_action(text)
+
+
+def cmd_play(args) -> int:
+    """Play one game at the terminal; humans see their own view, bots' actions are printed."""
+    game = _load(args)
+    specs = seat_specs(args.seats, game, HUMAN)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    console = Console(highlight=False)
+    agents = [_play_agent(spec, seat, seed, game, console) for seat, spec in enumerate(specs)]
+    seats_text = ", ".join(f"{name} {spec}" for name, spec in zip(game.player_names, specs))
+    console.print(Text(f"{game.name}, seed {seed}: {seats_text}", style="bold"))
+    recorder = MatchRecorder(log_header(game, specs), seed) if args.log else None
+    state = game.new_initial_state(seed)
+    try:
+        play_game(state, agents, StepPrinter(console, game, specs, recorder, state))
+    except QuitGame:
+        console.print(f"Stopped after {state.moves} moves.")
+        return 0
+    finally:
+        if recorder is not None:
+            write_logs(args.log, recorder.log(state))
+    _show_end(console, game, state, specs)
+    return 0
+
+
+def _play_agent(spec: str, seat: int, seed: int, game, console: Console):
+    """A human at the terminal, or the bot a spec names (seeded as in game 1 of a simulation)."""
+    if spec == HUMAN:
+        return HumanPlayer(seat, game, console)
+    return make_bot(spec, seat, bot_seed(seed, 0, seat))
+
+
+class StepPrinter:
+    """The ``on_step`` callback of ``play``: prints each step and records it when logging.
+
+    The text of another seat's action is masked (only the option's name is shown) when it names a
+    component that a human seat could see neither before nor after the step, such as a secret bet."""
+
+    def __init__(self, console: Console, game, specs: list, recorder, state):
+        self.console = console
+        self.game = game
+        self.specs = specs
+        self.recorder = recorder
+        self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
+        self.seen = {seat: visible_components(state.view(seat)) for seat in self.humans}
+
+    def __call__(self, seat, legal, action, state) -> None:
+        if self.recorder is not None:
+            self.recorder.record(seat, legal, action, state)
+        who = f"{self.game.player_names[seat]} ({self.specs[seat]}): "
+        self.console.print(Text.assemble((who, "bold"), self.public_text(seat, action, state)))
+        for note in state.notes:
+            self.console.print(Text(f"  {note}", style="dim"))
+
+    def public_text(self, seat: int, action, state) -> str:
+        """The action's text, or its option's name if it names a component a human has not seen."""
+        named = {v for v, is_component in zip(action.values, action.option.component_params) if is_component}
+        masked = False
+        for human in self.humans:
+            now = visible_components(state.view(human))
+            masked |= human != seat and not named <= self.seen[human] | now
+            self.seen[human] = now
+        return f"{action.name} (details hidden)" if masked else str(action)
+
+
+def visible_components(view) -> set:
+    """The ids of the components a view shows."""
+    if isinstance(view, dict):
+        found = {view["id"]} if isinstance(view.get("id"), int) else set()
+        return found.union(*(visible_components(v) for v in view.values()))
+    if isinstance(view, list):
+        return set().union(*(visible_components(v) for v in view))
+    return set()
+
+
+def _show_end(console: Console, game, state, specs: list) -> None:
+    """The final table (for the first human seat, else as a spectator sees it) and the result."""
+    viewer = specs.index(HUMAN) if HUMAN in specs else None
+    console.print()
+    console.print(render_view(state.view(viewer), game))
+    console.print(result_text(game, state.returns(), state.winners()))
+
+
+# ---- simulate -----------------------------------------------------------------------------------------
+@dataclass
+class Tally:
+    """Results summed over simulated games."""
+
+    players: int
+    games: int = 0
+    wins: list = field(init=False)
+    score_sums: list = field(init=False)
+    shared_wins: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        self.wins = [0] * self.players
+        self.score_sums = [0] * self.players
+
+    def add(self, state) -> None:
+        self.games += 1
+        self.decisions += state.moves
+        winners = state.winners()
+        self.shared_wins += len(winners) > 1
+        for seat in winners:
+            self.wins[seat] += 1
+        for seat, score in enumerate(state.returns()):
+            self.score_sums[seat] += score
+
+    def summary(self) -> dict:
+        games = max(self.games, 1)
+        return {"games": self.games, "wins": self.wins,
+                "win_rates": [round(w / games, 4) for w in self.wins], "shared_wins": self.shared_wins,
+                "mean_scores": [round(s / games, 3) for s in self.score_sums],
+                "mean_decisions": round(self.decisions / games, 2),
+                "seconds": round(self.seconds, 3),
+                "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None}
+
+
+def simulate(game, specs: list, games: int, seed: int, logs: list | None = None, on_game=None) -> Tally:
+    """Play ``games`` bot games: game i uses seed ``seed + i``; bot seeds come from seed, i and seat.
+
+    With ``logs`` (a list), the log of every game is appended to it.  ``on_game()`` is called after
+    each game."""
+    tally = Tally(game.num_players)
+    header = log_header(game, specs) if logs is not None else None
+    start = time.perf_counter()
+    for index in range(games):
+        agents = [make_bot(spec, seat, bot_seed(seed, index, seat)) for seat, spec in enumerate(specs)]
+        state = game.new_initial_state(seed + index)
+        recorder = MatchRecorder(header, seed + index) if header is not None else None
+        try:
+            play_game(state, agents, recorder.record if recorder else None)
+        except RulebookError as exc:
+            exc.message = f"game {index + 1} (seed {seed + index}): {exc.message}"
+            raise
+        finally:
+            if recorder is not None:
+                logs.append(recorder.log(state))
+        tally.add(state)
+        if on_game is not None:
+            on_game()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def cmd_simulate(args) -> int:
+    """Play many bot games and print the wins, scores and speed (as a table or as JSON)."""
+    game = _load(args)
+    specs = seat_specs(args.seats, game, DEFAULT_BOT)
+    for seat, spec in enumerate(specs):
+        make_bot(spec, seat, 0)  # a wrong spec fails here, before any game starts
+    logs = [] if args.log else None
+    show_progress = not args.json and sys.stderr.isatty()
+    try:
+        with _progress(show_progress) as progress:
+            task = progress.add_task(game.name, total=args.games)
+            tally = simulate(game, specs, args.games, args.seed, logs, lambda: progress.advance(task))
+    finally:
+        if logs is not None:
+            write_logs(args.log, logs)
+    result = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": specs,
+              "players": game.num_players, "params": game.params, **tally.summary()}
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        _print_simulation(Console(highlight=False), game, result)
+    return 0
+
+
+def _progress(visible: bool) -> Progress:
+    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    return Progress(*columns, console=Console(stderr=True), transient=True, disable=not visible)
+
+
+def _print_simulation(console: Console, game, result: dict) -> None:
+    first, last = result["seed"], result["seed"] + result["games"] - 1
+    console.print(Text(f"{game.name}: {result['games']} games, seeds {first}..{last}", style="bold"))
+    table = Table(box=None, padding=(0, 2))
+    for name, justify in (("seat", "right"), ("player", "left"), ("bot", "left"), ("wins", "right"),
+                          ("win rate", "right"), ("mean score", "right")):
+        table.add_column(name, justify=justify)
+    for seat, spec in enumerate(result["seats"]):
+        table.add_row(str(seat + 1), Text(game.player_names[seat]), Text(spec), str(result["wins"][seat]),
+                      f"{100 * result['win_rates'][seat]:.1f}%", f"{result['mean_scores'][seat]:.2f}")
+    console.print(table)
+    console.print(f"shared wins: {result['shared_wins']} (a shared win counts for each sharer)")
+    console.print(f"mean decisions per game: {result['mean_decisions']:.1f} · "
+                  f"{result['games_per_second'] or 0:.0f} games/s")
+
+
+# ---- replay ---------------------------------------------------------------------------------------------
+def cmd_replay(args) -> int:
+    """Replay a log file; exit 1 at the first step that does not reproduce."""
+    report = replay(args.file)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not report.ok:
+        print(f"MISMATCH in {args.file}: {report.mismatch}")
+        return 1
+    games = f"{report.games} games, " if report.games != 1 else ""
+    print(f"OK: {games}{report.steps} steps reproduce")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
