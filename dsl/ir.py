@@ -138,6 +138,7 @@ class Option:
     body: list
     position: Position
     decline: bool = False
+    public: bool = False
 
 
 @dataclass

@@ -613,7 +613,8 @@ class Resolver:
                     self.error(CheckError(f"the text uses '{{{field}}}', which is no parameter of this option",
                                           hint=suggest(field, dict(params))), path + ("text",))
         body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
-        return ir.Option(name, text, params, require, body, self.doc.key_position(path))
+        return ir.Option(name, text, params, require, body, self.doc.key_position(path),
+                         public=bool(spec.get("public", False)))
 
 
 def _static_eval(node, params):

@@ -21,6 +21,15 @@ class Action:
     def name(self) -> str:
         return self.option.name
 
+    @property
+    def public(self) -> bool:
+        """Whether the ruleset declares this action to be taken openly (its text shown to all)."""
+        return self.option.public
+
+    def components(self) -> list:
+        """The components this action names."""
+        return [v for v, is_c in zip(self.values, self.option.component_params) if is_c and v is not None]
+
     def __str__(self) -> str:
         if self._text is None:
             self.batch.name_all()

@@ -289,7 +289,9 @@ class StepPrinter:
 
     def public_text(self, seat: int, action, state) -> str:
         """The action's text, or its option's name if it names a component a human has not seen."""
-        named = {v for v, is_component in zip(action.values, action.option.component_params) if is_component}
+        if action.public:
+            return str(action)
+        named = set(action.components())
         masked = False
         for human in self.humans:
             now = visible_components(state.view(human))

@@ -122,7 +122,7 @@ class OptionSpec:
     """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
 
     __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
-                 "checks", "start", "position", "decline")
+                 "checks", "start", "position", "decline", "public")
 
     def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
         self.index = index
@@ -136,6 +136,7 @@ class OptionSpec:
         self.start = None
         self.position = position
         self.decline = False
+        self.public = False
 
 
 class ChoiceSpec:
@@ -584,6 +585,7 @@ class Compiler:
             compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds,
                                   self._staged_checks(option.require, names), option.position)
             compiled.decline = option.decline
+            compiled.public = option.public
             options.append(compiled)
         spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position)
         code.append((CHOOSE, spec, stmt.position))
