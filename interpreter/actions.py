@@ -42,7 +42,7 @@ class Action:
         return (isinstance(other, Action) and other.option is self.option and other.values == self.values)
 
     def __hash__(self) -> int:
-        return hash((self.option.index, self.values))
+        return hash((self.option.index, frozen(self.values)))
 
 
 class ActionBatch:
@@ -67,8 +67,9 @@ class ActionBatch:
             action._text = text
 
 
-def _frozen(value):
-    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+def frozen(value):
+    """A hashable copy of a value (lists become tuples)."""
+    return tuple(frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
 def legal_actions_at(s, env, spec, player) -> list:
@@ -101,7 +102,7 @@ def legal_actions_at(s, env, spec, player) -> list:
             check = checks[i + 1]
             tried = set()
             for v in domains[i](s, local):
-                key = key_of(s, v) if component else (_frozen(v) if isinstance(v, list) else v)
+                key = key_of(s, v) if component else (frozen(v) if isinstance(v, list) else v)
                 if key in tried:
                     continue
                 tried.add(key)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import time
 
+from .actions import frozen
+
 
 class Node:
     __slots__ = ("children", "visits", "available", "reward")
@@ -24,7 +26,7 @@ class Node:
 
 def action_key(action):
     """Actions of different determinizations are the same tree edge when option and values match."""
-    return (id(action.option), action.values)
+    return (id(action.option), frozen(action.values))
 
 
 def outcome(state, seats: int) -> list:
