@@ -48,11 +48,12 @@ class Action:
 class ActionBatch:
     """The legal actions of one decision; names them all together on first use."""
 
-    __slots__ = ("game", "actions")
+    __slots__ = ("game", "actions", "cells")
 
-    def __init__(self, game):
+    def __init__(self, game, state):
         self.game = game
         self.actions: list = []
+        self.cells = state.cell_of[:] if game.has_grids else None  # where components stood
 
     def name_all(self) -> None:
         game = self.game
@@ -60,11 +61,25 @@ class ActionBatch:
         counts: dict = {}
         for t in texts:
             counts[t] = counts.get(t, 0) + 1
+        groups: dict = {}
+        for action, text in zip(self.actions, texts):
+            groups.setdefault(text, []).append(action)
         for action, text in zip(self.actions, texts):
             if counts[text] > 1:
-                ids = ",".join(str(v) for v, is_c in zip(action.values, action.option.component_params) if is_c)
-                text = f"{text} #{ids}"
+                text = f"{text} [{self._distinction(action, groups[text])}]"
             action._text = text
+
+    def _distinction(self, action, group) -> str:
+        """What tells an action from others of the same text: the cells (on a grid) or ids of the
+        components that differ between them."""
+        parts = []
+        for i, is_component in enumerate(action.option.component_params):
+            if not is_component or len({a.values[i] for a in group}) == 1:
+                continue
+            c = action.values[i]
+            cell = self.cells[c] if self.cells is not None and c is not None else None
+            parts.append(self.game.cell_text(cell) if cell is not None else f"#{c}")
+        return ", ".join(parts) or "again"
 
 
 def frozen(value):
@@ -75,7 +90,7 @@ def frozen(value):
 def legal_actions_at(s, env, spec, player) -> list:
     """Every legal action of the decision ``spec`` for ``player`` in state ``s``."""
     game = s.game
-    batch = ActionBatch(game)
+    batch = ActionBatch(game, s)
     out = batch.actions
     local = dict(env)
     for option in spec.options:
