@@ -13,7 +13,7 @@ from .checker import ExprChecker, Scope, suggest
 from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
 from .types import (ANY, BOOL, COMPONENT, INT, NAMED_TYPES, NONE, PLAYER, STR, Type, compatible,
-                    element_type, join, type_of_value)
+                    element_type, type_of_value)
 from .yaml_loader import Document
 
 VISIBILITIES = ("all", "owner", "none", "count", "top")
@@ -473,7 +473,7 @@ class Resolver:
             elif target.id in self.rs.vars:
                 if ctx.simultaneous:
                     raise CheckError("a simultaneous block may not change shared variables", node.pos,
-                                     f"use a variable of each player with visibility: owner")
+                                     "use a variable of each player with visibility: owner")
                 self.checker.types[target] = target_t = self.rs.vars[target.id].type
                 self.checker.symbols[target] = ("var", target.id)
             elif target.id in self.rs.params:

@@ -8,17 +8,14 @@ import argparse
 import json
 import random
 import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
 
+from . import cli_info, cli_sim
 from .bots import bot_seed, make_bot, play_game, split_specs
 from .game import load_game
 from .match_log import MatchRecorder, log_header, replay, write_logs
@@ -72,13 +69,45 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
     _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
-                                             f"{DEFAULT_BOT} everywhere)")
-    simulate.add_argument("-n", "--games", type=_positive_int, required=True, help="number of games")
-    simulate.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
-    simulate.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+                                             f"{DEFAULT_BOT} everywhere); bots: random, greedy, mcts")
+    cli_sim.add_run_arguments(simulate)
     simulate.add_argument("--log", metavar="FILE",
                           help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
+    simulate.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
     simulate.set_defaults(run=cmd_simulate)
+
+    compare_cmd = commands.add_parser("compare", help="simulate a ruleset and a variant with the same "
+                                      "seeds and bots, and mark significant differences")
+    compare_cmd.add_argument("base", metavar="BASE", help="a ruleset name or path")
+    compare_cmd.add_argument("variant", metavar="VARIANT", help="a ruleset or variant name or path")
+    compare_cmd.add_argument("--seats", help="comma-separated bot specs, one per seat (default: random)")
+    compare_cmd.add_argument("--players", type=_positive_int, help="number of players")
+    compare_cmd.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                             metavar="NAME=VALUE", help="set a parameter of both (repeatable)")
+    cli_sim.add_run_arguments(compare_cmd)
+    compare_cmd.set_defaults(run=cmd_compare)
+
+    tournament = commands.add_parser("tournament", help="play bots against each other in every seat order")
+    tournament.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    tournament.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. mcts,greedy,random")
+    tournament.add_argument("--players", type=_positive_int, help="number of players")
+    tournament.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                            metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
+    cli_sim.add_run_arguments(tournament)
+    tournament.set_defaults(run=cmd_tournament)
+
+    for name, helptext, handler in (
+            ("params", "list a ruleset's parameters", cli_info.cmd_params),
+            ("variants", "list the shipped variants and the parameters of a game", cli_info.cmd_variants),
+            ("explain", "print the effective rules of a ruleset or variant as text", cli_info.cmd_explain)):
+        info = commands.add_parser(name, help=helptext)
+        info.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+        info.add_argument("--players", type=_positive_int, help="number of players")
+        info.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                          metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
+        if name != "explain":
+            info.add_argument("--json", action="store_true", help="print JSON")
+        info.set_defaults(run=lambda args, handler=handler: handler(args, _load(args)))
 
     replay_cmd = commands.add_parser("replay", help="replay a log and check that every step reproduces")
     replay_cmd.add_argument("file", metavar="FILE", help="a log written by play --log or simulate --log")
@@ -318,114 +347,25 @@ def _show_end(console: Console, game, state, specs: list) -> None:
     console.print(result_text(game, state.returns(), state.winners()))
 
 
-# ---- simulate -----------------------------------------------------------------------------------------
-@dataclass
-class Tally:
-    """Results summed over simulated games."""
-
-    players: int
-    games: int = 0
-    wins: list = field(init=False)
-    score_sums: list = field(init=False)
-    shared_wins: int = 0
-    decisions: int = 0
-    seconds: float = 0.0
-
-    def __post_init__(self):
-        self.wins = [0] * self.players
-        self.score_sums = [0] * self.players
-
-    def add(self, state) -> None:
-        self.games += 1
-        self.decisions += state.moves
-        winners = state.winners()
-        self.shared_wins += len(winners) > 1
-        for seat in winners:
-            self.wins[seat] += 1
-        for seat, score in enumerate(state.returns()):
-            self.score_sums[seat] += score
-
-    def summary(self) -> dict:
-        games = max(self.games, 1)
-        return {"games": self.games, "wins": self.wins,
-                "win_rates": [round(w / games, 4) for w in self.wins], "shared_wins": self.shared_wins,
-                "mean_scores": [round(s / games, 3) for s in self.score_sums],
-                "mean_decisions": round(self.decisions / games, 2),
-                "seconds": round(self.seconds, 3),
-                "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None}
-
-
-def simulate(game, specs: list, games: int, seed: int, logs: list | None = None, on_game=None) -> Tally:
-    """Play ``games`` bot games: game i uses seed ``seed + i``; bot seeds come from seed, i and seat.
-
-    With ``logs`` (a list), the log of every game is appended to it.  ``on_game()`` is called after
-    each game."""
-    tally = Tally(game.num_players)
-    header = log_header(game, specs) if logs is not None else None
-    start = time.perf_counter()
-    for index in range(games):
-        agents = [make_bot(spec, seat, bot_seed(seed, index, seat)) for seat, spec in enumerate(specs)]
-        state = game.new_initial_state(seed + index)
-        recorder = MatchRecorder(header, seed + index) if header is not None else None
-        try:
-            play_game(state, agents, recorder.record if recorder else None)
-        except RulebookError as exc:
-            exc.message = f"game {index + 1} (seed {seed + index}): {exc.message}"
-            raise
-        finally:
-            if recorder is not None:
-                logs.append(recorder.log(state))
-        tally.add(state)
-        if on_game is not None:
-            on_game()
-    tally.seconds = time.perf_counter() - start
-    return tally
-
-
+# ---- simulations ----------------------------------------------------------------------------------
 def cmd_simulate(args) -> int:
-    """Play many bot games and print the wins, scores and speed (as a table or as JSON)."""
+    """Play many bot games and print the wins, scores and speed (as tables or as JSON)."""
     game = _load(args)
-    specs = seat_specs(args.seats, game, DEFAULT_BOT)
-    for seat, spec in enumerate(specs):
-        make_bot(spec, seat, 0)  # a wrong spec fails here, before any game starts
-    logs = [] if args.log else None
-    show_progress = not args.json and sys.stderr.isatty()
-    try:
-        with _progress(show_progress) as progress:
-            task = progress.add_task(game.name, total=args.games)
-            tally = simulate(game, specs, args.games, args.seed, logs, lambda: progress.advance(task))
-    finally:
-        if logs is not None:
-            write_logs(args.log, logs)
-    result = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": specs,
-              "players": game.num_players, "params": game.params, **tally.summary()}
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False))
-    else:
-        _print_simulation(Console(highlight=False), game, result)
-    return 0
+    return cli_sim.cmd_simulate(args, game, seat_specs(args.seats, game, DEFAULT_BOT))
 
 
-def _progress(visible: bool) -> Progress:
-    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-               TimeRemainingColumn())
-    return Progress(*columns, console=Console(stderr=True), transient=True, disable=not visible)
+def cmd_compare(args) -> int:
+    """Simulate two rulesets with the same seeds and bots and compare them."""
+    settings = dict(args.settings)
+    base = load_game(args.base, params=settings, players=args.players)
+    variant = load_game(args.variant, params=settings, players=args.players or base.num_players)
+    return cli_sim.cmd_compare(args, base, variant, seat_specs(args.seats, base, DEFAULT_BOT))
 
 
-def _print_simulation(console: Console, game, result: dict) -> None:
-    first, last = result["seed"], result["seed"] + result["games"] - 1
-    console.print(Text(f"{game.name}: {result['games']} games, seeds {first}..{last}", style="bold"))
-    table = Table(box=None, padding=(0, 2))
-    for name, justify in (("seat", "right"), ("player", "left"), ("bot", "left"), ("wins", "right"),
-                          ("win rate", "right"), ("mean score", "right")):
-        table.add_column(name, justify=justify)
-    for seat, spec in enumerate(result["seats"]):
-        table.add_row(str(seat + 1), Text(game.player_names[seat]), Text(spec), str(result["wins"][seat]),
-                      f"{100 * result['win_rates'][seat]:.1f}%", f"{result['mean_scores'][seat]:.2f}")
-    console.print(table)
-    console.print(f"shared wins: {result['shared_wins']} (a shared win counts for each sharer)")
-    console.print(f"mean decisions per game: {result['mean_decisions']:.1f} · "
-                  f"{result['games_per_second'] or 0:.0f} games/s")
+def cmd_tournament(args) -> int:
+    """Every seat order of the bots, N games each, and a table of results."""
+    game = _load(args)
+    return cli_sim.cmd_tournament(args, game, split_specs(args.bots))
 
 
 # ---- replay ---------------------------------------------------------------------------------------------

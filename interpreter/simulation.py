@@ -129,20 +129,20 @@ def compare(base: dict, variant: dict) -> dict:
     for seat, (wa, wb) in enumerate(zip(base["wins"], variant["wins"])):
         p = stats.two_proportion_test(wa, games_a, wb, games_b)
         rows.append({"measure": f"win rate of seat {seat + 1}", "base": base["win_rates"][seat],
-                     "variant": variant["win_rates"][seat], "p": p, "test": "two-proportion z-test"})
-    for name, key in (("game length (decisions)", "lengths"),):
+                     "variant": variant["win_rates"][seat], "p": p, "test": "z-test (2 proportions)"})
+    for name, key in (("decisions per game", "lengths"),):
         rows.append({"measure": name, "base": base["mean_decisions"], "variant": variant["mean_decisions"],
-                     "p": stats.welch_test(base[key], variant[key]), "test": "Welch's t-test"})
+                     "p": stats.welch_test(base[key], variant[key]), "test": "Welch t-test"})
     spread_a = [max(s) - min(s) for s in zip(*base["scores"])]
     spread_b = [max(s) - min(s) for s in zip(*variant["scores"])]
-    rows.append({"measure": "score spread (best − worst)", "base": base["mean_score_spread"],
+    rows.append({"measure": "score spread", "base": base["mean_score_spread"],
                  "variant": variant["mean_score_spread"], "p": stats.welch_test(spread_a, spread_b),
-                 "test": "Welch's t-test"})
+                 "test": "Welch t-test"})
     for seat in range(len(base["scores"])):
         rows.append({"measure": f"score of seat {seat + 1}", "base": base["mean_scores"][seat],
                      "variant": variant["mean_scores"][seat],
                      "p": stats.welch_test(base["scores"][seat], variant["scores"][seat]),
-                     "test": "Welch's t-test"})
+                     "test": "Welch t-test"})
     for row in rows:
         row["p"] = round(row["p"], 5)
         row["significant"] = row["p"] < 0.05

@@ -112,14 +112,17 @@ def histogram(values, bins: int = 10, width: int = 40) -> list:
     lo, hi = min(values), max(values)
     if lo == hi:
         return [f"{lo:>8g}          {'█' * width} {len(values)}"]
-    step = (hi - lo) / bins
+    whole = all(float(v).is_integer() for v in values)
+    step = max(1, math.ceil((hi - lo + 1) / bins)) if whole else (hi - lo) / bins
+    bins = math.ceil((hi - lo + 1) / step) if whole else bins
     counts = [0] * bins
     for v in values:
-        counts[min(bins - 1, int((v - lo) / step))] += 1
+        counts[min(bins - 1, int((v - lo) // step))] += 1
     top = max(counts)
     lines = []
     for i, count in enumerate(counts):
-        left, right = lo + i * step, lo + (i + 1) * step
-        bar = "█" * round(width * count / top)
-        lines.append(f"{left:>8.1f}–{right:<8.1f} {bar} {count}")
+        left = lo + i * step
+        label = (f"{int(left):>6}" if step == 1 else f"{int(left):>6}–{int(left + step - 1):<5}") if whole \
+            else f"{left:>8.1f}–{left + step:<8.1f}"
+        lines.append(f"{label:<13} {'█' * round(width * count / top)} {count}")
     return lines

@@ -1,0 +1,110 @@
+"""The commands that describe a ruleset: ``params``, ``variants`` and ``explain``."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from dsl.explain import explain
+from dsl.yaml_loader import load_yaml_file
+
+from .game import RULESETS_DIR, find_base, find_ruleset
+
+
+def param_rows(game) -> list:
+    rows = []
+    for name, spec in game.ruleset.param_specs.items():
+        kind = spec.get("type") or {bool: "bool", int: "int", str: "choice"}[type(spec["default"])]
+        allowed = ""
+        if kind == "int":
+            allowed = f"{spec.get('min', '…')}..{spec.get('max', '…')}"
+        elif kind == "choice":
+            allowed = ", ".join(spec.get("choices", []))
+        elif kind == "bool":
+            allowed = "true, false"
+        rows.append({"name": name, "type": kind, "default": spec["default"], "value": game.params[name],
+                     "allowed": allowed, "description": " ".join(str(spec.get("description", "")).split())})
+    return rows
+
+
+def cmd_params(args, game) -> int:
+    rows = param_rows(game)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    console = Console(highlight=False)
+    if not rows:
+        console.print(f"{game.name} has no parameters.")
+        return 0
+    table = Table(title=f"Parameters of {game.name} (change with --set NAME=VALUE)", show_lines=False)
+    for column in ("name", "type", "default", "allowed"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("description", overflow="fold")
+    for row in rows:
+        table.add_row(row["name"], row["type"], json.dumps(row["default"]), row["allowed"], Text(row["description"]))
+    console.print(table)
+    return 0
+
+
+def variants_of(game_name: str) -> list:
+    """Every variant file under rulesets/ whose chain of ``extends`` reaches the ruleset named."""
+    target = find_ruleset(game_name).resolve()
+    found = []
+    for path in sorted(RULESETS_DIR.rglob("*.yaml")):
+        if _extends_chain_reaches(path, target):
+            found.append(path)
+    return found
+
+
+def _extends_chain_reaches(path: Path, target: Path, depth: int = 0) -> bool:
+    if depth > 8:
+        return False
+    try:
+        data = load_yaml_file(path).data
+    except Exception:  # a broken file is `validate`'s business, not this listing's
+        return False
+    base = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(base, str):
+        return False
+    base_path = find_base(base, path.parent)
+    if base_path is None:
+        return False
+    return base_path.resolve() == target or _extends_chain_reaches(base_path, target, depth + 1)
+
+
+def _first_comment(path: Path) -> str:
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("# ").strip())
+    return " ".join(lines)
+
+
+def cmd_variants(args, game) -> int:
+    variants = variants_of(args.game)
+    rows = [{"file": str(p.relative_to(RULESETS_DIR.parent)) if p.is_relative_to(RULESETS_DIR.parent) else str(p),
+             "about": _first_comment(p)} for p in variants]
+    if args.json:
+        print(json.dumps({"variants": rows, "parameters": param_rows(game)}, ensure_ascii=False))
+        return 0
+    console = Console(highlight=False)
+    console.print(Text(f"Variants of {game.name}", style="bold"))
+    if not rows:
+        console.print("  (no variant files)")
+    for row in rows:
+        console.print(Text(f"  {row['file']}", style="cyan"))
+        if row["about"]:
+            console.print(Text(f"      {row['about']}"))
+    console.print(Text("\nEach parameter is a variant too (--set NAME=VALUE):", style="bold"))
+    for row in param_rows(game):
+        console.print(Text(f"  {row['name']} = {json.dumps(row['default'])} ({row['allowed']}): {row['description']}"))
+    return 0
+
+
+def cmd_explain(args, game) -> int:
+    print(explain(game.ruleset), end="")
+    return 0
