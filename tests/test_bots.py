@@ -1,0 +1,127 @@
+"""Bots: they play every ruleset, the search bots never read what their seat cannot see, and
+simulations give the same figures on one process or several."""
+import random
+
+import pytest
+
+from interpreter import load_game
+from interpreter.bots import BOTS, make_bot, play_game
+from interpreter.mcts import Search
+from interpreter.simulation import RunSpec, run
+
+
+def mid_game(seed=4, moves=14):
+    """A La Famiglia position after some random moves, with a real choice to make."""
+    game = load_game("la-famiglia")
+    for attempt in range(seed, seed + 50):
+        state = game.new_initial_state(attempt)
+        rng = random.Random(attempt)
+        while not state.is_terminal() and (state.moves < moves or len(state.legal_actions()) < 2):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            return game, state
+    raise AssertionError("no position found")
+
+
+def swapped_hidden(game, state, seat):
+    """The same position for ``seat``, but two components it cannot see (and does not know the place
+    of) change places."""
+    bit = 1 << seat
+    hidden = [(zone, i, c) for zone, cards in enumerate(state.zones) for i, c in enumerate(cards)
+              if not game.visible_mask(state, zone) & bit and not state.known[c] & bit]
+    (za, ia, a), (zb, ib, b) = next((x, y) for x in hidden for y in hidden
+                                    if game.names[x[2]] != game.names[y[2]])
+    twin = state.clone()
+    twin.zones[za][ia], twin.zones[zb][ib] = b, a
+    twin.loc[a], twin.loc[b] = zb, za
+    twin.legal_cache = None
+    assert twin.view(seat) == state.view(seat) and twin.to_json() != state.to_json()
+    return twin
+
+
+def test_determinize_keeps_the_players_view_and_knowledge():
+    game, state = mid_game()
+    seat = state.current_player()
+    world = state.determinize(seat, random.Random(1))
+    assert world.view(seat) == state.view(seat)
+    assert sorted(map(sorted, world.zones)) != [] and sum(map(len, world.zones)) == game.num_components
+
+
+@pytest.mark.parametrize("bot", ["mcts:iterations=60", "greedy:samples=2"])
+def test_search_bots_choose_the_same_in_states_that_differ_only_in_hidden_cards(bot):
+    game, state = mid_game()
+    seat = state.current_player()
+    twin = swapped_hidden(game, state, seat)
+    first = make_bot(bot, seat, 11).choose(state)
+    second = make_bot(bot, seat, 11).choose(twin)
+    assert str(first) == str(second)
+
+
+def test_mcts_result_depends_on_the_seed_only_through_its_own_generator():
+    game, state = mid_game(seed=9)
+    seat = state.current_player()
+    a = Search(seat, random.Random(3), iterations=40).best_action(state.clone())
+    b = Search(seat, random.Random(3), iterations=40).best_action(state.clone())
+    assert str(a) == str(b)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("ruleset", ["la-famiglia", "gangster"])
+def test_every_bot_finishes_a_game(name, ruleset):
+    game = load_game(ruleset, players=2)
+    spec = {"mcts": "mcts:iterations=5,depth=20", "greedy": "greedy"}.get(name, name)
+    state = game.new_initial_state(2)
+    play_game(state, [make_bot(spec, 0, 1), make_bot("random", 1, 2)])
+    assert state.is_terminal() and state.winners()
+
+
+def test_jobs_give_the_same_results_as_one_process():
+    game = load_game("la-famiglia")
+    spec = RunSpec(game.path, dict(game.params), game.num_players, ["greedy", "random"], 7)
+    one = run(game, spec, 24, jobs=1)
+    two = run(game, spec, 24, jobs=2)
+    assert [(r.seed, r.winners, r.returns, r.decisions) for r in one] == \
+           [(r.seed, r.winners, r.returns, r.decisions) for r in two]
+
+
+HIDDEN_HANDS = """
+game: {name: Hidden hands, players: 2}
+components:
+  card:
+    name: "card {value}"
+    attributes: {value: int}
+    in: deck
+    table: [{value: 1, count: 3}, {value: 2, count: 3}, {value: 3, count: 3}, {value: 4, count: 3}]
+zones:
+  deck: {visibility: count}
+  hand: {per: player, visibility: owner}
+  played: {per: player, visibility: all}
+player_vars: {points: 0}
+setup:
+  - shuffle(deck)
+  - for: "p in players"
+    do: ["draw(deck, p.hand, 3)"]
+flow:
+  - repeat: 3
+    do:
+      - for: "p in players"
+        do:
+          - choose:
+              player: p
+              options:
+                play:
+                  params: {c: p.hand}
+                  effects: ["move(c, p.played)", "p.points += c.value * (2 if size(p.hand) == 0 else 1)"]
+scoring: {score: player.points}
+"""
+
+
+@pytest.mark.parametrize("bot", ["mcts:iterations=80", "greedy:samples=3"])
+def test_search_bots_ignore_the_opponents_hidden_hand(tmp_path, bot):
+    path = tmp_path / "hidden.yaml"
+    path.write_text(HIDDEN_HANDS, encoding="utf-8")
+    game = load_game(path)
+    for seed in range(5):
+        state = game.new_initial_state(seed)
+        twin = swapped_hidden(game, state, 0)
+        assert str(make_bot(bot, 0, seed).choose(state)) == str(make_bot(bot, 0, seed).choose(twin))
