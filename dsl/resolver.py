@@ -1,32 +1,21 @@
-"""Stage 4b: walk a schema-valid document, parse every expression, resolve names and check types.
+"""Stage 4b, second half: walk a schema-valid document, parse every expression, resolve names and check types.
 
 The result is a :class:`dsl.ir.Ruleset`.  All errors found are collected; none stops the walk early
 except a broken declaration that later parts depend on.
 """
 from __future__ import annotations
 
-import re
 import string
 
 from . import ast, ir
 from .checker import ExprChecker, Scope, suggest
+from .declarations import Declarations, split_signature
 from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
-from .types import (ANY, BOOL, COMPONENT, INT, NAMED_TYPES, NONE, PLAYER, STR, Type, compatible,
-                    element_type, type_of_value)
+from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, compatible, element_type
 from .yaml_loader import Document
 
-VISIBILITIES = ("all", "owner", "none", "count", "top")
 EVENTS = ("enter", "leave", "empty")
-_SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
-
-
-def _split_signature(key: str):
-    match = _SIGNATURE.match(key)
-    if not match:
-        return None, []
-    params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
-    return match.group(1), params
 
 
 class _Context:
@@ -41,7 +30,7 @@ class _Context:
         return _Context(True, self.trigger, self.simultaneous)
 
 
-class Resolver:
+class Resolver(Declarations):
     def __init__(self, doc: Document, functions, effects, params=None, players=None):
         self.doc = doc
         self.data = doc.data
@@ -130,194 +119,9 @@ class Resolver:
         return rs
 
     # ---- declarations ------------------------------------------------------------------------
-    def _params(self):
-        specs = self.rs.param_specs
-        for name in self.param_overrides:
-            if name not in specs:
-                hint = suggest(name, specs) or (f"known parameters: {', '.join(sorted(specs))}" if specs
-                                                else "this ruleset declares no parameters")
-                raise ParameterError(f"unknown parameter '{name}'", self.doc.position(("params",)), hint)
-        for name, spec in specs.items():
-            kind = spec.get("type") or {bool: "bool", int: "int", str: "choice"}[type(spec["default"])]
-            value = self.param_overrides.get(name, spec["default"])
-            self.rs.params[name] = self._param_value(name, spec, kind, value)
-
-    def _param_value(self, name, spec, kind, value):
-        where = self.doc.position(("params", name))
-        if kind == "bool":
-            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
-                value = value.lower() in ("true", "yes", "1")
-            if not isinstance(value, bool):
-                raise ParameterError(f"parameter '{name}' is true or false, not {value!r}", where)
-            return value
-        if kind == "int":
-            if isinstance(value, str):
-                try:
-                    value = int(value)
-                except ValueError:
-                    raise ParameterError(f"parameter '{name}' is a whole number, not {value!r}", where) from None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ParameterError(f"parameter '{name}' is a whole number, not {value!r}", where)
-            lo, hi = spec.get("min"), spec.get("max")
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                raise ParameterError(f"parameter '{name}' must lie in {lo}..{hi}, not {value}", where)
-            return value
-        choices = spec.get("choices") or [spec["default"]]
-        if value not in choices:
-            raise ParameterError(f"parameter '{name}' is one of {', '.join(choices)}, not {value!r}", where)
-        return value
-
-    def static_value(self, path, what):
-        """Evaluate an expression that may use only parameters and constants (at load time)."""
-        node = self.parse(path)
-        if node is None:
-            return None
-        try:
-            return _static_eval(node, self.rs.params)
-        except CheckError as exc:
-            self.error(CheckError(f"{what}: {exc.message}", exc.position, exc.hint), path)
-            return None
-
-    def _zones(self):
-        for name, spec in (self.data.get("zones") or {}).items():
-            path = ("zones", name)
-            visibility = "all"
-            if "visibility" in spec:
-                visibility = self.static_value(path + ("visibility",), "a zone's visibility")
-                if visibility is not None and visibility not in VISIBILITIES:
-                    self.error(CheckError(f"visibility '{visibility}' is not one of "
-                                          f"{', '.join(VISIBILITIES)}"), path + ("visibility",))
-                    visibility = "all"
-            grid = None
-            if "grid" in spec:
-                dims = [self.static_value(path + ("grid", k), f"the grid's {k}") for k in ("rows", "columns")]
-                if all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 64 for n in dims):
-                    grid = tuple(dims)
-                else:
-                    self.error(CheckError("a grid has 1 to 64 rows and columns"), path + ("grid",))
-            self.rs.zones[name] = ir.ZoneFamily(name, spec.get("per"), visibility or "all",
-                                                self.doc.key_position(path), grid)
-
-    def _components(self):
-        for kind_name, spec in (self.data.get("components") or {}).items():
-            path = ("components", kind_name)
-            attributes, enums = {}, {}
-            for attr, attr_spec in (spec.get("attributes") or {}).items():
-                if isinstance(attr_spec, list):
-                    attributes[attr], enums[attr] = STR, list(attr_spec)
-                else:
-                    attributes[attr] = {"int": INT, "bool": BOOL, "str": STR}[attr_spec]
-            marks = dict(spec.get("marks") or {})
-            for clash in set(marks) & set(attributes):
-                self.error(CheckError(f"'{clash}' is both a printed attribute and a mark"),
-                           path + ("marks", clash))
-            template = spec.get("name") or kind_name + " " + " ".join("{%s}" % a for a in attributes)
-            for _, field, _, _ in string.Formatter().parse(template):
-                if field and field not in attributes:
-                    self.error(CheckError(f"the name template uses '{{{field}}}', which is no attribute",
-                                          hint=suggest(field, attributes)), path + ("name",))
-            kind = ir.ComponentKind(kind_name, template, attributes, enums, marks, [],
-                                    self.doc.key_position(path))
-            for i, row in enumerate(spec["table"]):
-                self._component_row(kind, spec, row, path + ("table", i))
-            self.rs.kinds[kind_name] = kind
-
-    def _zone_owners(self):
-        """Check that zones kept per component name a kind that exists."""
-        for name, family in self.rs.zones.items():
-            kind = family.per_kind
-            if kind is not None and kind not in self.rs.kinds:
-                self.error(CheckError(f"'per: {kind}' names no component kind",
-                                      hint=suggest(kind, list(self.rs.kinds) + ["player"])), ("zones", name, "per"))
-                family.per = None
-
-    def _component_row(self, kind, spec, row, path):
-        values = {}
-        for key, value in row.items():
-            if key in ("count", "in", "each_player"):
-                continue
-            if key not in kind.attributes:
-                self.error(CheckError(f"'{key}' is not an attribute of '{kind.name}'",
-                                      hint=suggest(key, kind.attributes) or "declare it under attributes"),
-                           path + (key,))
-                continue
-            expected = kind.attributes[key]
-            if not compatible(expected, type_of_value(value)) or value is None:
-                self.error(CheckError(f"attribute '{key}' should be {expected}, not {value!r}"), path + (key,))
-            elif key in kind.enums and value not in kind.enums[key]:
-                self.error(CheckError(f"'{value}' is not one of the values of '{key}': "
-                                      f"{', '.join(kind.enums[key])}", hint=suggest(str(value), kind.enums[key])),
-                           path + (key,))
-            values[key] = value
-        for attr in kind.attributes:
-            if attr not in row:
-                self.error(CheckError(f"this row of '{kind.name}' gives no value for '{attr}'"), path)
-        count = 1
-        if "count" in row:
-            count = self.static_value(path + ("count",), "a count")
-            if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
-                self.error(CheckError(f"a count is a whole number of at least 0, not {count!r}"), path + ("count",))
-                count = 0
-        zone = row.get("in", spec.get("in"))
-        each = bool(row.get("each_player", False))
-        if zone is None:
-            self.error(CheckError(f"components of '{kind.name}' have no starting zone",
-                                  hint="add 'in: <zone>' to the kind or the row"), path)
-        elif zone not in self.rs.zones:
-            self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
-                       path + ("in",) if "in" in row else path)
-        elif self.rs.zones[zone].per_kind or self.rs.zones[zone].grid:
-            self.error(CheckError(f"components cannot start in zone '{zone}'",
-                                  hint="start them in a shared or per-player zone and move or place them in setup"),
-                       path)
-        elif self.rs.zones[zone].per_player != each:
-            need = "needs 'each_player: true'" if self.rs.zones[zone].per_player else \
-                "is one shared zone; remove 'each_player'"
-            self.error(CheckError(f"zone '{zone}' {need}"), path)
-        kind.rows.append({"values": values, "count": count or 0, "zone": zone, "each_player": each})
-
-    def _variables(self):
-        self.rs.vars["active"] = ir.Variable("active", PLAYER, 0, "all", self.doc.position(()))
-        for section, target in (("vars", self.rs.vars), ("player_vars", self.rs.player_vars)):
-            for name, spec in (self.data.get(section) or {}).items():
-                path = (section, name)
-                if name in self.rs.params or name in self.rs.zones or name == "active":
-                    self.error(CheckError(f"'{name}' is already the name of a parameter, zone or built-in"),
-                               path)
-                    continue
-                if isinstance(spec, dict):
-                    initial = spec.get("initial")
-                    initial = None if initial == "none" else initial
-                    declared = NAMED_TYPES.get(spec.get("type")) if spec.get("type") else None
-                    visibility = spec.get("visibility", "all")
-                else:
-                    initial, declared, visibility = spec, None, "all"
-                if section == "vars" and visibility == "owner":
-                    self.error(CheckError("a shared variable has no owner", hint="use all or none"), path)
-                t = type_of_value(initial)
-                if declared is not None:
-                    if not compatible(declared, t):
-                        self.error(CheckError(f"the initial value {initial!r} is not a {declared}"), path)
-                    t = declared if t in (NONE, ANY) or declared != ANY else t
-                elif t == NONE:
-                    self.error(CheckError(f"'{name}' starts as none, so its type is unknown",
-                                          hint="add 'type: player' or 'type: component'"), path)
-                target[name] = ir.Variable(name, t, initial, visibility, self.doc.key_position(path))
-
-    def _defines(self):
-        for key, body in (self.data.get("define") or {}).items():
-            path = ("define", key)
-            name, params = _split_signature(key)
-            if name in self.functions.entries:
-                self.error(CheckError(f"'{name}' is a built-in function; choose another name"), path)
-                continue
-            node = self.parse(path)
-            if node is not None:
-                self.rs.defines[name] = ir.Define(name, params, node, self.doc.key_position(path))
-
     def _procedure_headers(self):
         for key in (self.data.get("procedures") or {}):
-            name, params = _split_signature(key)
+            name, params = split_signature(key)
             if self.effects.get(name) or self.functions.get(name):
                 self.error(CheckError(f"'{name}' is a built-in; choose another name for the procedure"),
                            ("procedures", key))
@@ -615,35 +419,6 @@ class Resolver:
         body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
         return ir.Option(name, text, params, require, body, self.doc.key_position(path),
                          public=bool(spec.get("public", False)))
-
-
-def _static_eval(node, params):
-    """Evaluate a load-time expression: literals, parameters, constants, and/or/not, ==, if-else."""
-    if isinstance(node, ast.Literal):
-        return node.value
-    if isinstance(node, ast.Name):
-        if node.id in params:
-            return params[node.id]
-        if node.id in VISIBILITIES:
-            return node.id
-        raise CheckError(f"only parameters can be used here, not '{node.id}'", node.pos,
-                         suggest(node.id, list(params) + list(VISIBILITIES)))
-    if isinstance(node, ast.Cond):
-        return _static_eval(node.then if _static_eval(node.test, params) else node.otherwise, params)
-    if isinstance(node, ast.Not):
-        return not _static_eval(node.operand, params)
-    if isinstance(node, ast.BoolOp):
-        left = _static_eval(node.left, params)
-        if node.op == "and":
-            return left and _static_eval(node.right, params)
-        return left or _static_eval(node.right, params)
-    if isinstance(node, ast.Compare) and node.op in ("==", "!="):
-        equal = _static_eval(node.left, params) == _static_eval(node.right, params)
-        return equal if node.op == "==" else not equal
-    if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*"):
-        a, b = _static_eval(node.left, params), _static_eval(node.right, params)
-        return a + b if node.op == "+" else a - b if node.op == "-" else a * b
-    raise CheckError("this expression must be computable when the ruleset loads", node.pos)
 
 
 def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:
