@@ -89,15 +89,16 @@ class MctsBot(Bot):
 
     name = "mcts"
     description = ("information-set Monte Carlo tree search over determinized states; strength by "
-                   "iterations per move or seconds per move")
-    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200}
+                   "iterations per move or seconds per move; a shared win is worth `shared` split "
+                   "among the sharers, a sole win 1")
+    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)
         settings = self.settings
         self.search = Search(seat, self.rng, iterations=settings["iterations"],
                              seconds=settings["seconds"] or None, exploration=settings["c"],
-                             rollout_depth=settings["depth"])
+                             rollout_depth=settings["depth"], shared=settings["shared"])
 
     def choose(self, state):
         return self.search.best_action(state)

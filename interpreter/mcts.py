@@ -29,15 +29,16 @@ def action_key(action):
     return (id(action.option), frozen(action.values))
 
 
-def outcome(state, seats: int) -> list:
-    """Every seat's share of a finished or cut-off game: 1 split among the leaders."""
+def outcome(state, seats: int, shared: float = 0.5) -> list:
+    """Every seat's reward for a finished or cut-off game: 1 for a sole winner; a win shared by k
+    seats gives each ``shared / k``, so the search prefers winning alone to sharing."""
     if state.is_terminal():
         winners = state.winners()
     else:
         values = [state.evaluate(p) for p in range(seats)]
         best = max(values)
         winners = [p for p, v in enumerate(values) if v == best]
-    share = 1.0 / len(winners)
+    share = 1.0 if len(winners) == 1 else shared / len(winners)
     result = [0.0] * seats
     for p in winners:
         result[p] = share
@@ -46,13 +47,14 @@ def outcome(state, seats: int) -> list:
 
 class Search:
     def __init__(self, seat: int, rng, iterations: int = 200, seconds: float | None = None,
-                 exploration: float = 0.7, rollout_depth: int = 200):
+                 exploration: float = 0.7, rollout_depth: int = 200, shared: float = 0.5):
         self.seat = seat
         self.rng = rng
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
+        self.shared = shared
         self.iterations_done = 0
 
     def best_action(self, state):
@@ -97,7 +99,7 @@ class Search:
             s.apply_action(action)
             path.append((node, mover))
         self.rollout(s)
-        result = outcome(s, seats)
+        result = outcome(s, seats, self.shared)
         for visited, _ in path:
             visited.visits += 1
             for p in range(seats):
