@@ -80,7 +80,10 @@ class Declarations:
             path = ("zones", name)
             visibility = "all"
             if "visibility" in spec:
+                errors_before = len(self.errors)
                 visibility = self.static_value(path + ("visibility",), "a zone's visibility")
+                if visibility is None and len(self.errors) == errors_before:
+                    visibility = "none"  # the word none reads as the value none
                 if visibility is not None and visibility not in VISIBILITIES:
                     self.error(CheckError(f"visibility '{visibility}' is not one of "
                                           f"{', '.join(VISIBILITIES)}"), path + ("visibility",))

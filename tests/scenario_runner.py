@@ -11,6 +11,7 @@ One scenario::
       »Beispiel: In der Straße liegt ein Famiglia 3 ...«
     game: la-famiglia             # optional: defaults to the name of the folder the file lies in
     params: {open_hands: true}    # optional: the game's parameters
+    players: 2                    # optional: the number of players (the ruleset's default otherwise)
     seed: 0                       # optional, 0 by default
     given:                        # optional: a position, set up by interpreter.positions.arrange
       zones:                      #   listed zones hold exactly these components, bottom to top
@@ -74,7 +75,7 @@ from interpreter.positions import arrange
 
 SCENARIO_ROOT = Path(__file__).resolve().parent / "scenarios"
 
-SCENARIO_KEYS = {"name", "rule", "game", "params", "seed", "given", "steps", "expect", "note"}
+SCENARIO_KEYS = {"name", "rule", "game", "params", "players", "seed", "given", "steps", "expect", "note"}
 CHECK_KEYS = {"zones", "legal_includes", "legal_excludes", "legal_exactly", "current_player", "vars",
               "player_vars", "marks", "terminal", "returns", "winners", "view"}
 ZONE_CHECKS = {"count", "contains", "excludes", "tally", "order", "top", "bottom"}
@@ -160,10 +161,10 @@ def collect(root: Path = SCENARIO_ROOT) -> list[Scenario]:
 _GAMES: dict = {}
 
 
-def game_for(name: str, params: dict | None):
-    key = (name, tuple(sorted((params or {}).items())))
+def game_for(name: str, params: dict | None, players: int | None = None):
+    key = (name, tuple(sorted((params or {}).items())), players)
     if key not in _GAMES:
-        _GAMES[key] = load_game(name, params=params or None)
+        _GAMES[key] = load_game(name, params=params or None, players=players)
     return _GAMES[key]
 
 
@@ -175,7 +176,7 @@ def run(scenario: Scenario) -> None:
     unknown = set(data) - SCENARIO_KEYS
     if unknown:
         raise ScenarioError(f"{scenario.id}: unknown keys {sorted(unknown)}")
-    game = game_for(data["game"], data.get("params"))
+    game = game_for(data["game"], data.get("params"), data.get("players"))
     given = data.get("given")
     seed = data.get("seed", 0)
     if given:

@@ -1,0 +1,302 @@
+"""Pferderennen Mafia: the rules that need Python rather than a scenario file.
+
+- six players (the scenario files play with the default four): the deal and the six-player payouts;
+- the secrecy of the simultaneous exacta bet in every other player's view, in random games;
+- the settlement of the last race of random games, recomputed here from the rulebook's table;
+- the reload's limits, the exacta pairs and the lot for the first start player, in random games.
+
+The rules and rulings are in docs/games/pferderennen-mafia.md; the data-driven scenarios in
+tests/scenarios/pferderennen-mafia/.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from interpreter import load_game
+from interpreter.positions import arrange
+
+GAME = "pferderennen-mafia"
+COLOURS = ["white", "black", "red", "blue", "yellow", "green"]   # horses 1-6
+
+_GAMES: dict = {}
+
+
+def game(players=4, **params):
+    key = (players, tuple(sorted(params.items())))
+    if key not in _GAMES:
+        _GAMES[key] = load_game(GAME, players=players, params=params or None)
+    return _GAMES[key]
+
+
+def zone(state, label):
+    g = state.game
+    return [g.names[c] for c in state.zones[g.zone_names.index(label)]]
+
+
+def zone_ids(state, label):
+    return list(state.zones[state.game.zone_names.index(label)])
+
+
+def slot_label(family, number):
+    return f"{family}[horse {number} {COLOURS[number - 1]} #{number - 1}]"
+
+
+def pvar(state, name, seat):
+    return state.pvars[name][seat]
+
+
+def horse_id(state, number):
+    return state.game.components_by_kind["horse"][number - 1]
+
+
+def mark(state, name, c):
+    return state.marks[name][c]
+
+
+# ---- six players ------------------------------------------------------------------------------------
+
+def test_six_players_get_twelve_cards_and_the_stack_keeps_eighteen():
+    """»Die Spieler erhalten 13 Bewegungskarten (bei 6 Spielern nur 12 Karten).«"""
+    state = game(6).new_initial_state(3)
+    for seat in range(6):
+        assert len(zone(state, f"hand[P{seat + 1}]")) == 12
+        assert len(zone(state, f"mission[P{seat + 1}]")) == 1
+    assert len(zone(state, "stack")) == 18
+    assert zone(state, "syndicate_pile") == []
+
+
+def _six_player_finish(g, seed=0):
+    """Red 1st, blue 2nd, white 3rd, black 4th, yellow 5th, green 6th; P1..P6 hold horses 3, 4, 1, 2, 5, 6."""
+    missions = [3, 4, 1, 2, 5, 6]
+    position = {
+        "vars": {"start_player": "P1"},
+        "overflow": "syndicate_pile",
+        "marks": {"position": {"horse 3 red": 55, "horse 4 blue": 55, "horse 1 white": 50,
+                               "horse 2 black": 40, "horse 5 yellow": 30, "horse 6 green": 20}},
+        "zones": {"stack": [], slot_label("slot_a", 3): ["colourless 7"], slot_label("slot_a", 4): ["colourless 5"],
+                  **{f"hand[P{i + 1}]": [] for i in range(6)},
+                  **{f"mission[P{i + 1}]": [f"syndicate horse {m}"] for i, m in enumerate(missions)}},
+    }
+    return g.new_initial_state(seed, arrange=lambda s: arrange(s, position))
+
+
+def test_six_players_the_last_horse_pays_an_extra_penalty():
+    """»Bei 6 Spielern muß der Spieler, der das Pferd auf Platz 6 beeinflussen sollte, 100.000 Dollar
+    Strafe zahlen.« Default ruling: on top of the 100,000 $ of every horse outside the first three;
+    no extra for unassigned horses, as there are none."""
+    state = _six_player_finish(game(6))
+    assert state.vars["race"] == 2
+    assert [pvar(state, "syndicate_payout", p) for p in range(6)] == \
+        [500000, 300000, 100000, -100000, -100000, -200000]
+    assert [pvar(state, "money", p) for p in range(6)] == [1000000, 800000, 600000, 400000, 400000, 300000]
+
+
+def test_six_players_the_last_place_sentence_read_as_restating_the_penalty():
+    state = _six_player_finish(game(6, six_player_last_penalty=0))
+    assert [pvar(state, "syndicate_payout", p) for p in range(6)] == \
+        [500000, 300000, 100000, -100000, -100000, -100000]
+
+
+def test_five_players_have_one_unassigned_horse():
+    """With fewer than six players the undealt syndicate cards name unassigned horses."""
+    state = game(5).new_initial_state(11)
+    assert len(zone(state, "syndicate_pile")) == 1
+    assert all(len(zone(state, f"hand[P{p + 1}]")) == 13 for p in range(5))
+    assert len(zone(state, "stack")) == 90 - 65
+
+
+# ---- random games -----------------------------------------------------------------------------------
+
+def _random_steps(g, seed, on_step):
+    """Play a random game; call on_step(before, action, after) around every action."""
+    rng = random.Random(seed)
+    state = g.new_initial_state(seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        before = state.clone()
+        state.apply_action(action)
+        on_step(before, action, state)
+    return state
+
+
+def _view_ids(view) -> set:
+    found, todo = set(), [view]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            if "id" in item and "kind" in item:
+                found.add(item["id"])
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return found
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_a_pending_exacta_bet_is_never_seen_by_another_player(players):
+    """»Die Spieler wählen ... Paare ... und legen diese Paare verdeckt vor sich ab.« »Nachdem alle
+    Spieler die Kombinationen für die Einlaufwette ausgewählt haben, werden die Kartenpaare
+    herumgedreht«: while the simultaneous bet runs, no one else sees a pair, a choice or the legal
+    actions of the deciding player; the owner sees their own pairs."""
+    g = game(players)
+    checked = 0
+    for seed in range(3):
+        def on_step(before, action, after):
+            nonlocal checked
+            for state in (before, after):
+                if state.is_terminal():
+                    continue
+                decider = state.current_player()
+                pending = {p: zone_ids(state, f"exacta_hidden[P{p + 1}]") for p in range(players)}
+                betting = any(a.name in ("bet", "stop_betting") for a in state.legal_actions())
+                if not betting and not any(pending.values()):
+                    continue  # outside the bet (the generic invariant test checks every view)
+                for viewer in list(range(players)) + [None]:
+                    view = state.view(viewer)
+                    ids = _view_ids(view)
+                    for owner, cards in pending.items():
+                        shown = view["zones"]["exacta_hidden"][g.player_names[owner]]
+                        if owner == viewer:
+                            assert [d["id"] for d in shown] == cards
+                        else:
+                            assert shown == {"count": len(cards)}, (viewer, owner, shown)
+                            assert not ids & set(cards), f"view({viewer}) shows {owner}'s pending pair"
+                            text = json.dumps(view)
+                            for c in cards:
+                                assert f'"id": {c},' not in text
+                    if viewer != decider:
+                        assert "actions" not in view.get("decision", {})
+                if action.name == "bet" and state is before:
+                    checked += 1
+        _random_steps(g, 100 * players + seed, on_step)
+    assert checked > 0, "no exacta bet was made in these games"
+
+
+def _expected_settlement(final, before, factor, settlement="in_order"):
+    """The last race's payouts recomputed from the finished state with the rulebook's table."""
+    g = final.game
+    n = g.num_players
+    horses = g.components_by_kind["horse"]
+    value = g.attr_tables["value"]
+    colour = g.attr_tables["colour"]
+
+    def visible(label):
+        ids = zone_ids(final, label)
+        return value[ids[-1]] if ids else 0
+
+    keys = {}
+    for number in range(1, 7):
+        a, b = visible(slot_label("slot_a", number)), visible(slot_label("slot_b", number))
+        keys[number] = (mark(final, "position", horses[number - 1]), a + b, max(a, b))
+    place = {h: 1 + sum(1 for o in keys if keys[o] > keys[h]) for h in keys}
+    for number in range(1, 7):
+        assert mark(final, "place", horses[number - 1]) == place[number], f"horse {number}"
+    place_of_colour = {COLOURS[h - 1]: place[h] for h in place}
+    missions = {p: g.attr_tables["horse"][zone_ids(final, f"mission_open[P{p + 1}]")[-1]] for p in range(n)}
+    assigned = set(missions.values())
+    out = {}
+    for p in range(n):
+        horse = missions[p]
+        if place[horse] <= 3:
+            syndicate = {1: 500000, 2: 300000, 3: 100000}[place[horse]]
+        else:
+            better_unassigned = sum(1 for h in place if h not in assigned and place[h] < place[horse])
+            syndicate = -100000 - 100000 * better_unassigned
+            if n == 6 and place[horse] == 6:
+                syndicate -= g.params["six_player_last_penalty"]
+        single = 0
+        for c in zone_ids(final, f"hand[P{p + 1}]"):
+            if colour[c] == "colourless":
+                continue
+            rate = {1: 40000, 2: 20000}.get(place_of_colour[colour[c]], -10000)
+            single += value[c] * rate
+        exacta = 0
+        bets = zone_ids(final, f"exacta[P{p + 1}]")
+        assert len(bets) % 2 == 0
+        for a, b in zip(bets[0::2], bets[1::2]):
+            assert colour[a] != colour[b] and "colourless" not in (colour[a], colour[b])
+            points = value[a] + value[b]
+            win = place_of_colour[colour[a]] <= 2 and place_of_colour[colour[b]] <= 2
+            exacta += points * 100000 if win else -points * 10000
+        amounts = [syndicate * factor, single * factor, exacta * factor]
+        money = pvar(before, "money", p)
+        if settlement == "net":
+            money = max(0, money + sum(amounts))
+        else:
+            for amount in amounts:
+                money = max(0, money + amount)
+        out[p] = amounts + [money]
+    return out
+
+
+@pytest.mark.parametrize("players, params", [(4, {}), (5, {}), (6, {}), (4, {"races": 1}),
+                                             (5, {"settlement": "net", "stack_card_exception": "only_when_stuck"})])
+def test_the_last_race_of_random_games_settles_by_the_table(players, params):
+    """Syndicate, single and exacta bets as the rulebook's table, doubled in the last race; no debts;
+    the richest player wins."""
+    g = game(players, **params)
+    for seed in range(4):
+        last = {}
+
+        def on_step(before, action, after):
+            last["before"] = before
+        final = _random_steps(g, 7 * seed + players, on_step)
+        expected = _expected_settlement(final, last["before"], 2, g.params["settlement"])
+        for p, (syndicate, single, exacta, money) in expected.items():
+            assert pvar(final, "syndicate_payout", p) == syndicate
+            assert pvar(final, "single_payout", p) == single
+            assert pvar(final, "exacta_payout", p) == exacta
+            assert pvar(final, "money", p) == money
+        richest = max(final.pvars["money"])
+        assert final.winners() == [p for p in range(players) if final.pvars["money"][p] == richest]
+        assert final.returns() == final.pvars["money"]
+        assert final.vars["race"] == g.params["races"]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_random_games_keep_the_reload_and_bet_rules(players):
+    """At most one reload per race, at 10,000 $ a card, at most 13 cards in hand, no debts; covered
+    cards back in the stack; exacta pairs of two horses; a player passes only after the reload."""
+    g = game(players)
+    for seed in range(3):
+        reloads: dict = {}
+
+        def on_step(before, action, after):
+            race = before.vars["race"]
+            seat = before.current_player()
+            if action.name == "buy":
+                assert before.vars["reloaded"]
+                key = (race, seat)
+                assert key not in reloads, "a second reload in one race"
+                reloads[key] = True
+                n = action.values[0]
+                assert after.pvars["money"][seat] == before.pvars["money"][seat] - 10000 * n
+                assert after.pvars["money"][seat] >= 0
+                assert len(zone(after, f"hand[P{seat + 1}]")) <= 13
+                for number in range(1, 7):
+                    assert len(zone(before, slot_label("slot_a", number))) == 1
+                    assert len(zone(before, slot_label("slot_b", number))) == 1
+            if action.name == "pass":
+                assert before.vars["reloaded"]
+            if action.name == "bet":
+                one, other = action.values
+                colour = g.attr_tables["colour"]
+                assert colour[one] != colour[other] and "colourless" not in (colour[one], colour[other])
+            for p in range(players):
+                assert len(after.zones[g.zone_names.index(f"hand[P{p + 1}]")]) <= 13
+                assert after.pvars["money"][p] >= 0
+        _random_steps(g, 31 * seed + players, on_step)
+
+
+def test_the_first_start_player_is_drawn_by_lot():
+    """»Der Startspieler wird per Los bestimmt«: every seat starts some game."""
+    for players in (4, 5, 6):
+        g = game(players)
+        starts = {g.new_initial_state(seed).vars["start_player"] for seed in range(60)}
+        assert starts == set(range(players))
+        state = g.new_initial_state(1)
+        assert state.current_player() == state.vars["start_player"]
