@@ -40,6 +40,7 @@ class Resolver(Declarations):
         self.players_override = players
         self.errors: list[RulebookError] = []
         self.proc_state: dict = {}
+        self.quiet_calls: list = []  # procedure calls from setup and triggers
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -116,6 +117,7 @@ class Resolver(Declarations):
         self._triggers()
         self._scoring()
         self._remaining_procedures()
+        self._check_quiet_calls()
         return rs
 
     # ---- declarations ------------------------------------------------------------------------
@@ -143,6 +145,14 @@ class Resolver(Declarations):
         for name, proc in self.rs.procedures.items():
             if self.proc_state[name]["types"] is None:
                 self._procedure_body(name, [ANY] * len(proc.params))
+
+    def _check_quiet_calls(self):
+        """Setup and triggers run in the middle of things: what they call may not ask for decisions."""
+        for name, path, where in self.quiet_calls:
+            asking = _first_decision(self.rs, name, set())
+            if asking is not None:
+                self.error(CheckError(f"procedure {name} asks for a decision (at {asking}), which {where} "
+                                      "cannot do", hint="move the decision into the flow"), path)
 
     def _triggers(self):
         for i, spec in enumerate(self.data.get("triggers") or []):
@@ -321,10 +331,11 @@ class Resolver(Declarations):
             if call.kwargs or len(call.args) != len(proc.params):
                 raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos)
             arg_types = [self.checker.check(a, scope) for a in call.args]
-            if ctx.trigger or ctx.simultaneous:
-                where = {"setup": "setup", None: "a simultaneous block"}.get(ctx.trigger, "a trigger")
-                raise CheckError(f"procedure calls are not allowed in {where}", call.pos,
+            if ctx.simultaneous:
+                raise CheckError("procedure calls are not allowed in a simultaneous block", call.pos,
                                  "write the statements inline")
+            if ctx.trigger:
+                self.quiet_calls.append((name, path, "setup" if ctx.trigger == "setup" else "a trigger"))
             known = self._procedure_body(name, arg_types)
             for want, got, arg in zip(known, arg_types, call.args):
                 if not (compatible(want, got) or compatible(got, want)):
@@ -419,6 +430,24 @@ class Resolver(Declarations):
         body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
         return ir.Option(name, text, params, require, body, self.doc.key_position(path),
                          public=bool(spec.get("public", False)))
+
+
+def _first_decision(rs, name, seen):
+    """The position of the first decision a procedure (or what it calls) asks for, or None."""
+    if name in seen:
+        return None
+    seen.add(name)
+    pending = list(rs.procedures[name].body)
+    while pending:
+        stmt = pending.pop(0)
+        if isinstance(stmt, (ir.Choose, ir.Simultaneous)):
+            return stmt.position
+        if isinstance(stmt, ir.CallProc):
+            found = _first_decision(rs, stmt.proc, seen)
+            if found is not None:
+                return found
+        pending += getattr(stmt, "then", []) + getattr(stmt, "otherwise", []) + getattr(stmt, "body", [])
+    return None
 
 
 def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:
