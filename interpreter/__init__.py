@@ -1,7 +1,7 @@
 """rulebook's interpreter: load a ruleset, start a game, ask what may be done, do it.
 
     >>> from interpreter import load_game
-    >>> game = load_game("la-famiglia")
+    >>> game = load_game("rulesets/my-game.yaml")   # or the name of a ruleset under rulesets/
     >>> state = game.new_initial_state(seed=1)
     >>> state.apply_action(state.legal_actions()[0])
 """

@@ -3,11 +3,11 @@
 A position is data::
 
     zones:                       # each zone listed holds exactly these components, bottom to top
-      street: [Söldner 4, Famiglia 0]
-      hand[P1]: [Söldner 1, Söldner 1, Brutale 2]
+      market: [Blue 4, Red 0]
+      hand[P1]: [Blue 1, Blue 1, Green 2]
     vars: {active: P2, reshuffled: true}
     player_vars: {money: {P1: 300000}}
-    marks: {}                    # e.g. {reduction: {"Söldner 4": 2}}
+    marks: {}                    # e.g. {reduction: {"Blue 4": 2}}
 
 Components are named as in the game (their name template); each name takes a component of that
 name from a zone that is not listed (so the unlisted zones give up what the listed ones need).
