@@ -237,25 +237,28 @@ class State:
     def determinize(self, player: int, rng) -> "State":
         """A copy in which everything ``player`` cannot see is dealt anew, consistent with what the
         player knows: components they saw go somewhere hidden stay there; the others are shuffled
-        among the hidden places.  The result depends only on what ``player`` can know (and on
+        among the hidden places that held components of the same kind.  The result depends only on what ``player`` can know (and on
         ``rng``, a ``random.Random``), so a bot that searches it never reads hidden state."""
         new = self.clone()
         game = self.game
         bit = 1 << player
-        slots, pool = [], []
+        slots: dict = {}  # per component kind: the hidden places and the components in them
         for zone, cards in enumerate(new.zones):
             if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
                 continue
             hidden = len(cards) - 1 if game.top_mask[zone] and cards else len(cards)
             for i in range(hidden):
                 if not new.known[cards[i]] & bit:
-                    slots.append((zone, i))
+                    places, pool = slots.setdefault(game.kinds[cards[i]], ([], []))
+                    places.append((zone, i))
                     pool.append(cards[i])
-        pool.sort()
-        rng.shuffle(pool)
-        for (zone, i), c in zip(slots, pool):
-            new.zones[zone][i] = c
-            new.loc[c] = zone
+        for kind in sorted(slots):
+            places, pool = slots[kind]
+            pool.sort()
+            rng.shuffle(pool)
+            for (zone, i), c in zip(places, pool):
+                new.zones[zone][i] = c
+                new.loc[c] = zone
         new.rng = rng.getrandbits(64)
         new.legal_cache = None
         return new
