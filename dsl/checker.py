@@ -137,6 +137,10 @@ class ExprChecker:
                                  f"name which one: 'c.{name}'")
             self.symbols[node] = ("zone", name)
             return ZONE
+        if name in rs.defines and not rs.defines[name].params:
+            result = self._call_define(ast.Call(node.pos, name, (), ()), scope)
+            self.symbols[node] = ("define", name)
+            return result
         if name in self.constants:
             self.symbols[node] = ("const", self.constants[name])
             return list_of(PLAYER) if name == "players" else type_of_value(self.constants[name])

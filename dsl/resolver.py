@@ -321,6 +321,8 @@ class Resolver(Declarations):
         elif target_t.name == "list" and node.op == "+=":
             if element_type(value_t) is None:
                 raise CheckError(f"'+=' on a list needs a list, not a {value_t}", node.pos)
+            if isinstance(target, ast.Name) and scope.lookup(target.id) is not None:
+                scope.refine(target.id, Type("list", element_type(value_t)))
         elif not (compatible(INT, target_t) and compatible(INT, value_t)):
             raise CheckError(f"'{node.op}' needs numbers", node.pos)
 

@@ -249,6 +249,8 @@ class Compiler:
         if kind == "zone":
             zone = self.game.family_base[arg]
             return lambda s, e: zone
+        if kind == "define":
+            return self._call_define(node, arg)
         raise AssertionError(kind)
 
     def _x_attr(self, node):
@@ -412,7 +414,9 @@ class Compiler:
                 assert default is not REQUIRED
                 out.append(lambda s, e, d=default: d)
             else:
-                out.append(self.as_list(node) if param.base_spec == "collection" else self.expr(node))
+                as_list = param.base_spec == "collection" or (param.base_spec == "items"
+                                                              and self.types.get(node) == ZONE)
+                out.append(self.as_list(node) if as_list else self.expr(node))
         if variadic:
             for node in call.args[len(fixed):]:
                 wants_list = len(call.args) == 1 and element_type(self.types[node]) is not None
@@ -422,7 +426,7 @@ class Compiler:
     def _call_define(self, node, name):
         """Expand a definition in place: its parameters read the call's argument closures."""
         define = self.rs.defines[name]
-        args = [(self.expr(a), self._local_key(a)) for a in node.args]
+        args = [(self.expr(a), self._local_key(a)) for a in getattr(node, "args", ())]
         self.inline.append(dict(zip(define.params, args)))
         try:
             return self.expr(define.body)
