@@ -12,6 +12,7 @@ from .errors import CheckError, ParameterError
 from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, type_of_value
 
 VISIBILITIES = ("all", "owner", "none", "count", "top")
+MAX_COUNT = 10_000  # components of one row of a table
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
 
 
@@ -155,8 +156,10 @@ class Declarations:
         count = 1
         if "count" in row:
             count = self.static_value(path + ("count",), "a count")
-            if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
-                self.error(CheckError(f"a count is a whole number of at least 0, not {count!r}"), path + ("count",))
+            if count is not None and (isinstance(count, bool) or not isinstance(count, int) or
+                                      not 0 <= count <= MAX_COUNT):
+                self.error(CheckError(f"a count is a whole number from 0 to {MAX_COUNT}, not {count!r}"),
+                           path + ("count",))
                 count = 0
         zone = row.get("in", spec.get("in"))
         each = bool(row.get("each_player", False))
@@ -164,8 +167,9 @@ class Declarations:
             self.error(CheckError(f"components of '{kind.name}' have no starting zone",
                                   hint="add 'in: <zone>' to the kind or the row"), path)
         elif zone not in self.rs.zones:
-            self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
-                       path + ("in",) if "in" in row else path)
+            where = path + ("in",) if "in" in row else path[:-2] + ("in",)
+            if not any(e.position == self.doc.position(where) for e in self.errors):
+                self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)), where)
         elif self.rs.zones[zone].per_kind or self.rs.zones[zone].grid:
             self.error(CheckError(f"components cannot start in zone '{zone}'",
                                   hint="start them in a shared or per-player zone and move or place them in setup"),

@@ -5,7 +5,7 @@ a location; the stage that knows the file attaches ``file``, ``line`` and ``colu
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,8 @@ class Position:
     file: str
     line: int
     column: int
+    # for a text spread over several lines: (offset in the text, line, column) where each line starts
+    segments: tuple = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
@@ -22,6 +24,13 @@ class Position:
     def shifted(self, offset: int) -> "Position":
         """The position ``offset`` characters further along the same line."""
         return Position(self.file, self.line, self.column + offset)
+
+    def at_offset(self, offset: int) -> "Position":
+        """The position of character ``offset`` of the text that starts here."""
+        for start, line, column in reversed(self.segments):
+            if offset >= start:
+                return Position(self.file, line, column + offset - start)
+        return self.shifted(offset)
 
 
 class RulebookError(Exception):

@@ -5,7 +5,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .errors import ExpressionSyntaxError, Position
@@ -32,6 +32,9 @@ class _ToAst(Transformer):
         self.base = base
 
     def _pos(self, meta_or_token) -> Position:
+        offset = getattr(meta_or_token, "start_pos", None)
+        if offset is not None and self.base.segments:
+            return self.base.at_offset(offset)
         line = getattr(meta_or_token, "line", 1) or 1
         column = getattr(meta_or_token, "column", 1) or 1
         if line == 1:
@@ -205,7 +208,11 @@ def _syntax_error(exc: UnexpectedInput, text: str, base: Position, what: str) ->
         message = f"cannot parse the {what}"
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None)
     hint = f"expected {_describe_expected(expected)}" if expected else None
-    pos = base.shifted(column - 1) if line == 1 else Position(base.file, base.line + line - 1, column)
+    offset = getattr(exc, "pos_in_stream", None)
+    if base.segments and offset is not None:
+        pos = base.at_offset(offset)
+    else:
+        pos = base.shifted(column - 1) if line == 1 else Position(base.file, base.line + line - 1, column)
     return ExpressionSyntaxError(f"{message}: {text.strip()!r}", pos, hint)
 
 
@@ -216,7 +223,12 @@ def _parse(text: str, base: Position, start: str, what: str):
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, base, what) from None
-    return _ToAst(base).transform(tree)
+    try:
+        return _ToAst(base).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, ExpressionSyntaxError):
+            raise exc.orig_exc from None
+        raise
 
 
 def parse_expression(text: str, base: Position) -> ast.Node:

@@ -12,7 +12,7 @@ from .checker import ExprChecker, Scope, suggest
 from .declarations import Declarations, split_signature
 from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
-from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, compatible, element_type
+from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, compatible, element_type, join
 from .yaml_loader import Document
 
 EVENTS = ("enter", "leave", "empty")
@@ -318,13 +318,26 @@ class Resolver(Declarations):
                 raise CheckError(f"cannot assign a {value_t} to something of type {target_t}", node.pos)
             if isinstance(target, ast.Name) and scope.lookup(target.id) is not None:
                 scope.refine(target.id, value_t)
+            else:
+                self._refine_variable(target, value_t)
         elif target_t.name == "list" and node.op == "+=":
             if element_type(value_t) is None:
                 raise CheckError(f"'+=' on a list needs a list, not a {value_t}", node.pos)
             if isinstance(target, ast.Name) and scope.lookup(target.id) is not None:
                 scope.refine(target.id, Type("list", element_type(value_t)))
+            else:
+                self._refine_variable(target, Type("list", element_type(value_t)))
         elif not (compatible(INT, target_t) and compatible(INT, value_t)):
             raise CheckError(f"'{node.op}' needs numbers", node.pos)
+
+    def _refine_variable(self, target, value_t) -> None:
+        """A variable declared 'list' learns what its lists hold from what is assigned to it (so a
+        view can hide the components it holds)."""
+        kind = self.checker.symbols.get(target, ("?", None))
+        table = {"var": self.rs.vars, "pvar": self.rs.player_vars}.get(kind[0])
+        if table is not None:
+            var = table[kind[1]]
+            var.type = join(var.type, value_t)
 
     def _call_statement(self, call, path, scope, ctx, pos):
         name = call.func

@@ -38,12 +38,45 @@ def _path_name(path) -> str:
 
 def _deepest(error: ValidationError) -> ValidationError:
     while error.context:
-        # For anyOf over statement shapes, prefer the alternative whose required keys are present.
-        error = best_match(error.context)
+        intended = _intended_alternative(error)
+        error = best_match(intended or error.context)
     return error
 
 
+def _intended_alternative(error: ValidationError):
+    """For an ``anyOf`` of mapping shapes (the statements), the errors of the shape whose required
+    keys the mapping has, so the message speaks of that shape."""
+    if not isinstance(error.instance, dict):
+        return None
+    for index, alternative in enumerate(error.validator_value or []):
+        required = alternative.get("required") if isinstance(alternative, dict) else None
+        if required and all(key in error.instance for key in required):
+            return [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == index]
+    return None
+
+
+def _unknown_shape(doc: Document, error: ValidationError):
+    """A mapping that fits none of the shapes of an ``anyOf`` because of a key none of them knows."""
+    if error.validator != "anyOf" or not isinstance(error.instance, dict) or _intended_alternative(error):
+        return None
+    known = set()
+    for alternative in error.validator_value:
+        if isinstance(alternative, dict):
+            known |= set(alternative.get("properties", {}))
+    unknown = [key for key in error.instance if key not in known]
+    if not known or not unknown:
+        return None
+    path = tuple(error.absolute_path)
+    close = difflib.get_close_matches(unknown[0], sorted(known), n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(sorted(known))}"
+    return SchemaError(f"unknown key '{unknown[0]}' in {_path_name(path)}",
+                       doc.key_position(path + (unknown[0],)), hint)
+
+
 def _to_schema_error(doc: Document, error: ValidationError) -> SchemaError:
+    shape = _unknown_shape(doc, error)
+    if shape is not None:
+        return shape
     error = _deepest(error)
     path = tuple(error.absolute_path)
     where = _path_name(path)

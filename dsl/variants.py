@@ -110,6 +110,8 @@ class Merger:
                 self.out.key_positions[new] = doc.key_positions[old]
             if old in doc.quoted:
                 self.out.quoted[new] = doc.quoted[old]
+            if old in doc.segments:
+                self.out.segments[new] = doc.segments[old]
         return _deep_copy(ref.value)
 
     def _place(self, node, path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 
 from dsl import ast, ir
+from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ZONE, element_type
 
@@ -260,6 +261,14 @@ class Compiler:
         key = self._local_key(node.obj)
         if kind == "attr":
             table = game.attr_tables[name]
+            if name in game.partial_attributes:
+                def attribute(s, e):
+                    c = obj(s, e)
+                    value = table[c]
+                    if value is None:
+                        raise RulesRuntimeError(f"{game.names[c]} (a {game.kinds[c]}) has no attribute '{name}'")
+                    return value
+                return attribute
             if key is not None:
                 return lambda s, e: table[e[key]]
             return lambda s, e: table[obj(s, e)]
@@ -273,8 +282,16 @@ class Compiler:
             base = game.family_base[name]
             return lambda s, e: base + obj(s, e)
         if kind == "kzone":
-            base, index = game.family_base[name], game.kind_index
-            return lambda s, e: base + index[obj(s, e)]
+            base, index, kinds = game.family_base[name], game.kind_index, game.kinds
+            holder = self.rs.zones[name].per_kind
+
+            def attached(s, e):
+                c = obj(s, e)
+                if kinds[c] != holder:
+                    raise RulesRuntimeError(f"{game.names[c]} is a {kinds[c]}; only a {holder} has a "
+                                            f"zone '{name}'")
+                return base + index[c]
+            return attached
         if kind == "cprop":
             if name == "owner":
                 owner_now = game.zone_owner_now
@@ -527,12 +544,22 @@ class Compiler:
             code[jump] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
 
     def _s_while(self, code, stmt, loops):
+        cond = self.expr(stmt.cond)
+        if stmt.limit:
+            slot, limit, test = f"${len(code)}", stmt.limit, cond
+            code.append((EXEC, lambda s, e: e.__setitem__(slot, 0), stmt.position))
+
+            def cond(s, e):
+                if not test(s, e):
+                    return False
+                e[slot] += 1
+                return e[slot] <= limit
         top = len(code)
         code.append(None)
         breaks = []
         self.block(code, stmt.body, loops + [(breaks, top)])
         code.append((JUMP, top, stmt.position))
-        code[top] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
+        code[top] = (JUMPF, cond, len(code), stmt.position)
         self._patch(code, breaks)
 
     def _loop(self, code, stmt, var, source, loops):

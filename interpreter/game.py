@@ -18,6 +18,7 @@ from . import effects as _effects  # noqa: F401  (fills the effect registry)
 from . import functions as _functions  # noqa: F401  (fills the function registry)
 from . import views, vm
 from .compiler import Compiler
+from .effects import GameOver
 from .state import FORMAT, State
 
 RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve().parent.parent / "rulesets"))
@@ -61,8 +62,8 @@ class Game:
         self.params = dict(ruleset.params)
         self._make_components()
         self._layout_zones()
-        self.var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.vars.items()}
-        self.player_var_info = {n: (v.type.name, v.visibility) for n, v in ruleset.player_vars.items()}
+        self.var_info = {n: (v.type, v.visibility) for n, v in ruleset.vars.items()}
+        self.player_var_info = {n: (v.type, v.visibility) for n, v in ruleset.player_vars.items()}
         self._compile()
 
     # ---- layout ------------------------------------------------------------------------------
@@ -98,6 +99,7 @@ class Game:
                         for mark, values in self.initial_marks.items():
                             values.append(kind.marks.get(mark))
         self.num_components = len(self.names)
+        self.partial_attributes = {a for a, t in self.attr_tables.items() if None in t}
         self.mark_names = list(self.initial_marks)
         name_ids: dict = {}
         self.name_index = [name_ids.setdefault((k, n), len(name_ids)) for k, n in zip(self.kinds, self.names)]
@@ -229,6 +231,9 @@ class Game:
                 arrange(s)
             s.stack = [[self.flow_proc, 0, {}]]
             vm.run(s)
+        except GameOver:
+            s.stack = []
+            s.finish()
         except RulebookError as exc:
             s.failure = exc
             raise

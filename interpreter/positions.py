@@ -77,13 +77,14 @@ def _set_values(state, position) -> None:
     for name, value in (position.get("vars") or {}).items():
         if name not in state.vars:
             raise ParameterError(f"no variable '{name}'")
-        kind = game.var_info[name][0]
+        kind = game.var_info[name][0].name
         state.vars[name] = _value(game, kind, value)
     for name, per_player in (position.get("player_vars") or {}).items():
         if name not in state.pvars:
             raise ParameterError(f"no player variable '{name}'")
         for player, value in per_player.items():
-            state.pvars[name][_player_index(game, player)] = _value(game, game.player_var_info[name][0], value)
+            kind = game.player_var_info[name][0].name
+            state.pvars[name][_player_index(game, player)] = _value(game, kind, value)
     for mark, values in (position.get("marks") or {}).items():
         if mark not in state.marks:
             raise ParameterError(f"no mark '{mark}'")

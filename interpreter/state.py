@@ -63,6 +63,8 @@ class State:
     # ---- changes used by effects -----------------------------------------------------------------
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
         src = self.loc[c]
+        if self.game.zone_host[dest] is not None:
+            self._check_not_inside_itself(c, dest)
         if self.game.has_grids:
             self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
@@ -84,6 +86,17 @@ class State:
         triggers = self.game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
+
+    def _check_not_inside_itself(self, c, dest) -> None:
+        game = self.game
+        host = game.zone_host[dest]
+        for _ in range(64):
+            if host is None:
+                return
+            if host == c:
+                raise RulesRuntimeError(f"{game.names[c]} cannot go into zone '{game.zone_names[dest]}', "
+                                        "which it holds itself", hint="a component cannot lie inside itself")
+            host = game.zone_host[self.loc[host]]
 
     def _learn(self, c, rest, seen) -> None:
         """Who knows where things are after ``c`` moved: the seats that saw it at either end track

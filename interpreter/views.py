@@ -26,8 +26,12 @@ def component_visible(state, c: int, viewer) -> bool:
     zone = state.loc[c]
     if zone_visible(state, zone, viewer):
         return True
+    game = state.game
     cards = state.zones[zone]
-    return state.game.zone_visibility[zone] == "top" and bool(cards) and cards[-1] == c
+    if game.zone_visibility[zone] != "top" or not cards or cards[-1] != c:
+        return False
+    host = game.zone_host[zone]
+    return host is None or component_visible(state, host, viewer)
 
 
 def describe(state, c: int) -> dict:
@@ -58,7 +62,10 @@ def _grid_view(state, zone):
              for col in range(columns)] for r in range(rows)]
 
 
-def _value_view(state, value, type_name, viewer):
+def _value_view(state, value, type_, viewer):
+    type_name = type_.name
+    if type_name == "list" and isinstance(value, list):
+        return [_value_view(state, v, type_.arg, viewer) for v in value] if type_.arg else value
     if type_name == "component" and isinstance(value, int):
         return describe(state, value) if component_visible(state, value, viewer) else "hidden"
     if type_name == "player" and isinstance(value, int):

@@ -125,7 +125,7 @@ def run(s) -> None:
 def fire(s, triggers, bindings) -> None:
     """Run triggers at once, inside the current effect."""
     if s.trigger_depth >= MAX_TRIGGER_DEPTH:
-        raise RulesRuntimeError(f"trigger '{s.game.procs[triggers[0][0]].name}' set off more than "
+        raise RulesRuntimeError(f"{s.game.procs[triggers[0][0]].name} set off more than "
                                 f"{MAX_TRIGGER_DEPTH} triggers in a row", s.game.procs[triggers[0][0]].position,
                                 "a trigger moves components that set it off again; add a 'when' condition")
     s.trigger_depth += 1

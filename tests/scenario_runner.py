@@ -298,13 +298,13 @@ def check(game, state, expect: dict) -> list[str]:
     for name, wanted in (expect.get("vars") or {}).items():
         if name not in state.vars:
             raise ScenarioError(f"no variable '{name}'; variables: {sorted(state.vars)}")
-        actual = _render_value(game, state.vars[name], game.var_info[name][0])
-        if actual != _normalize_expected(game, wanted, game.var_info[name][0]):
+        actual = _render_value(game, state.vars[name], game.var_info[name][0].name)
+        if actual != _normalize_expected(game, wanted, game.var_info[name][0].name):
             problems.append(f"var {name}: expected {wanted!r}, got {actual!r}")
     for name, per_player in (expect.get("player_vars") or {}).items():
         if name not in state.pvars:
             raise ScenarioError(f"no player variable '{name}'")
-        kind = game.player_var_info[name][0]
+        kind = game.player_var_info[name][0].name
         for player, wanted in per_player.items():
             actual = _render_value(game, state.pvars[name][_player_index(game, player)], kind)
             if actual != _normalize_expected(game, wanted, kind):
@@ -435,7 +435,7 @@ def _normalize_expected(game, value, kind):
 
 
 def _render_vars(game, values, info) -> dict:
-    return {name: _render_value(game, v, info[name][0]) for name, v in values.items()}
+    return {name: _render_value(game, v, info[name][0].name) for name, v in values.items()}
 
 
 def _match(actual, pattern, path) -> list[str]:
