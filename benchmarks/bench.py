@@ -30,6 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from interpreter import RulebookError, load_game  # noqa: E402
+from interpreter.mcts import Search  # noqa: E402
 
 TARGETS = {"la-famiglia": 10_000}  # decisions per second this engine aims at, per ruleset
 SAMPLE_STATES = 200  # states on which clone() and the JSON round trip are timed
@@ -132,6 +133,7 @@ def bench_one(path: Path, players: int, args) -> dict:
             row["from_json_us"] = round(time_per_state(states, lambda s: game.state_from_json(texts[id(s)])), 1)
             row["json_round_trip_us"] = round(row["to_json_us"] + row["from_json_us"], 1)
             row["json_bytes"] = round(statistics.mean(len(t) for t in texts.values()))
+            row["mcts_iterations_per_s"] = measure_mcts(states, args.mcts_seconds)
         target = TARGETS.get(path.stem)
         if target is not None:
             row["target_decisions_per_s"] = target
@@ -139,6 +141,19 @@ def bench_one(path: Path, players: int, args) -> dict:
     except RulebookError as exc:
         row["error"] = str(exc)
     return row
+
+
+def measure_mcts(states: list, seconds: float) -> float:
+    """Iterations per CPU second of the mcts bot's search (default settings) from sampled states."""
+    done, start = 0, time.process_time()
+    for i, state in enumerate(states):
+        if state.is_terminal() or time.process_time() - start > seconds:
+            continue
+        search = Search(state.current_player(), random.Random(i), iterations=20)
+        search.best_action(state)
+        done += search.iterations_done
+    spent = time.process_time() - start
+    return round(done / spent, 1) if spent else 0.0
 
 
 def environment() -> dict:
@@ -152,7 +167,7 @@ def print_table(rows: list, env: dict, args) -> None:
           f"process; {args.seconds:g} CPU s of random playouts per row, seeds from {args.first_seed}; "
           f"rates per CPU second")
     head = (f"{'ruleset':<34} {'pl':>2} {'games':>6} {'decisions':>9} {'playouts/s':>10} {'decisions/s':>11} "
-            f"{'dec/game':>8} {'clone µs':>9} {'json µs':>8}")
+            f"{'dec/game':>8} {'clone µs':>9} {'json µs':>8} {'mcts it/s':>9}")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -164,7 +179,8 @@ def print_table(rows: list, env: dict, args) -> None:
             mark = f"  (target {r['target_decisions_per_s']:,}: {'met' if r['meets_target'] else 'NOT met'})"
         print(f"{r['ruleset']:<34} {r['players']:>2} {r['games']:>6} {r['decisions']:>9} "
               f"{r['playouts_per_s']:>10.1f} {r['decisions_per_s']:>11,} {r['decisions_per_game']:>8.1f} "
-              f"{r.get('clone_us', float('nan')):>9.1f} {r.get('json_round_trip_us', float('nan')):>8.1f}{mark}")
+              f"{r.get('clone_us', float('nan')):>9.1f} {r.get('json_round_trip_us', float('nan')):>8.1f} "
+              f"{r.get('mcts_iterations_per_s', float('nan')):>9.1f}{mark}")
 
 
 def main(argv=None) -> int:
@@ -178,6 +194,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time budget of random playouts per ruleset and player count (default 3)")
     parser.add_argument("--max-games", type=int, default=100_000, help="stop after this many games")
+    parser.add_argument("--mcts-seconds", type=float, default=2.0,
+                        help="CPU seconds of mcts search per row (iterations per second)")
     parser.add_argument("--first-seed", type=int, default=0, help="games use seeds from this one up")
     parser.add_argument("--pin-cpu", type=int, metavar="CPU", help="run on this CPU only (Linux)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -87,12 +87,27 @@ def frozen(value):
     return tuple(frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
+def _equivalence(s):
+    """The key under which components are interchangeable in this state (``Game.equivalence_key``),
+    as a fast function of the component for the common layouts."""
+    game = s.game
+    names, loc = game.name_index, s.loc
+    marks = list(s.marks.values())
+    if game.has_grids or len(marks) > 1:
+        return lambda c: game.equivalence_key(s, c)
+    if marks:
+        mark = marks[0]
+        return lambda c: (names[c], loc[c], mark[c]) if c is not None else None
+    return lambda c: (names[c], loc[c]) if c is not None else None
+
+
 def legal_actions_at(s, env, spec, player) -> list:
     """Every legal action of the decision ``spec`` for ``player`` in state ``s``."""
     game = s.game
     batch = ActionBatch(game, s)
     out = batch.actions
     local = dict(env)
+    key_of = _equivalence(s)
     for option in spec.options:
         if option.decline:
             if out:
@@ -108,7 +123,6 @@ def legal_actions_at(s, env, spec, player) -> list:
         domains = option.domains
         is_component = option.component_params
         last = len(names) - 1
-        key_of = game.equivalence_key
 
         def bind(i, values):
             # Interchangeable components are tried once per level: their completions are the same.
@@ -117,7 +131,7 @@ def legal_actions_at(s, env, spec, player) -> list:
             check = checks[i + 1]
             tried = set()
             for v in domains[i](s, local):
-                key = key_of(s, v) if component else (frozen(v) if isinstance(v, list) else v)
+                key = key_of(v) if component else (frozen(v) if isinstance(v, list) else v)
                 if key in tried:
                     continue
                 tried.add(key)
