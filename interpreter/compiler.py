@@ -11,7 +11,7 @@ import operator
 from dsl import ast, ir
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
-from dsl.types import ZONE, element_type
+from dsl.types import BOOL, ZONE, element_type
 
 # Opcodes: the first element of every instruction tuple; the last element is its Position.
 EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
@@ -389,6 +389,9 @@ class Compiler:
         reduce = _REDUCERS[node.func]
         if node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var:
             reduce = _filter_list
+            mask = self._printed_mask(node.cond, var) if node.cond is not None else None
+            if mask is not None:
+                return lambda s, e: [x for x in source(s, e) if mask[x]]
 
         def run(s, e):
             saved = e.get(var, _MISSING)
@@ -400,6 +403,32 @@ class Compiler:
             return result
 
         return run
+
+    def _printed_mask(self, cond, var):
+        """For a filter that reads only printed attributes of its element (and constants), the
+        answer for every component, computed once: ``mask[c]``.  None if it reads anything else."""
+        if self.types.get(cond) != BOOL or not self._reads_only_printed(cond, var):
+            return None
+        test = self.expr(cond)
+        try:
+            return [bool(test(None, {var: c})) for c in range(self.game.num_components)]
+        except Exception:  # an attribute some kinds lack: decide at run time instead
+            return None
+
+    def _reads_only_printed(self, node, var) -> bool:
+        if isinstance(node, ast.Literal):
+            return True
+        if isinstance(node, ast.Name):
+            return self.symbols.get(node, ("",))[0] == "const"
+        if isinstance(node, ast.Attr):
+            kind = self.symbols.get(node, ("",))[0]
+            return (kind == "attr" and isinstance(node.obj, ast.Name) and node.obj.id == var
+                    and self.symbols.get(node.obj, ("",))[0] == "local")
+        if isinstance(node, ast.Compare) and node.op in ("in", "not in"):
+            return False
+        if isinstance(node, (ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.BinOp, ast.Cond)):
+            return all(self._reads_only_printed(child, var) for child in ast.children(node))
+        return False
 
     def _x_call(self, node):
         kind, name = self.symbols[node]
