@@ -44,3 +44,17 @@ def player_counts(path: Path, depth: int = 0) -> list:
         return list(range(int(spec["min"]), int(spec["max"]) + 1))
     except Exception:  # noqa: BLE001 - reported by the test itself
         return [None]
+
+
+def view_component_ids(view) -> set:
+    """The ids of every component described in a view (JSON data)."""
+    found, todo = set(), [view]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            if "id" in item and "kind" in item:
+                found.add(item["id"])
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return found

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import view_component_ids
 
 from interpreter import load_game
 from interpreter.positions import arrange
@@ -50,18 +51,7 @@ def loot_zones(game):
     return [z for z, family in enumerate(game.zone_family) if family == "loot"]
 
 
-def component_ids(view) -> set:
-    """The ids of every component described in a view."""
-    found, todo = set(), [view]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            if "id" in item and "kind" in item:
-                found.add(item["id"])
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return found
+component_ids = view_component_ids
 
 
 def play_random(state, rng, on_decision=None, limit=20_000, prefer=()):

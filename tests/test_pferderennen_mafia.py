@@ -14,6 +14,7 @@ import json
 import random
 
 import pytest
+from conftest import view_component_ids
 
 from interpreter import load_game
 from interpreter.positions import arrange
@@ -123,17 +124,7 @@ def _random_steps(g, seed, on_step):
     return state
 
 
-def _view_ids(view) -> set:
-    found, todo = set(), [view]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            if "id" in item and "kind" in item:
-                found.add(item["id"])
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return found
+_view_ids = view_component_ids
 
 
 @pytest.mark.parametrize("players", [4, 5, 6])
