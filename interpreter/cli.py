@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate = commands.add_parser("validate", help="check rulesets and report every error")
     validate.add_argument("paths", nargs="+", metavar="PATH",
                           help="ruleset files or folders (every *.yaml below)")
+    validate.add_argument("--players", type=_positive_int, help="check with this number of players")
+    validate.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                          metavar="NAME=VALUE", help="check with this parameter value (repeatable)")
     validate.set_defaults(run=cmd_validate)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -166,7 +169,7 @@ def cmd_validate(args) -> int:
     failed = False
     for path in _ruleset_files(args.paths):
         try:
-            game = load_game(path)
+            game = load_game(path, params=dict(args.settings), players=args.players)
         except RulebookError as exc:
             print_error(exc, file=sys.stdout)
             failed = True
