@@ -255,13 +255,17 @@ class State:
         new = self.clone()
         game = self.game
         bit = 1 << player
+        shown = set()  # components the player's own legal actions name: the player sees them
+        if self.decider == player and not self.over:
+            for action in self.legal_actions():
+                shown.update(action.components())
         slots: dict = {}  # per component kind: the hidden places and the components in them
         for zone, cards in enumerate(new.zones):
             if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
                 continue
             hidden = len(cards) - 1 if game.top_mask[zone] and cards else len(cards)
             for i in range(hidden):
-                if not new.known[cards[i]] & bit:
+                if not new.known[cards[i]] & bit and cards[i] not in shown:
                     places, pool = slots.setdefault(game.kinds[cards[i]], ([], []))
                     places.append((zone, i))
                     pool.append(cards[i])
