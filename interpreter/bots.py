@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from dsl.errors import ParameterError
+from dsl.errors import ParameterError, RulebookError
 
 from .mcts import Search, action_key
 
@@ -78,7 +78,10 @@ class GreedyBot(Bot):
                 if mirrored is None:
                     continue
                 after = world.clone()
-                after.apply_action(mirrored)
+                try:
+                    after.apply_action(mirrored)
+                except RulebookError:
+                    continue  # a dealing the rules cannot go on from (see State.determinize)
                 totals[i] += lead(after, self.seat)
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import time
 
+from dsl.errors import RulebookError
+
 from .actions import frozen
 
 
@@ -56,6 +58,7 @@ class Search:
         self.rollout_depth = rollout_depth
         self.shared = shared
         self.iterations_done = 0
+        self.failed_samples = 0
 
     def best_action(self, state):
         legal = state.legal_actions()
@@ -66,7 +69,10 @@ class Search:
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self.iterate(root, state.determinize(self.seat, self.rng), seats)
+            try:
+                self.iterate(root, state.determinize(self.seat, self.rng), seats)
+            except RulebookError:
+                self.failed_samples += 1  # a dealing the rules cannot go on from (see determinize)
             done += 1
         self.iterations_done += done
         by_key = {action_key(a): a for a in legal}

@@ -259,6 +259,7 @@ class State:
         if self.decider == player and not self.over:
             for action in self.legal_actions():
                 shown.update(action.components())
+        shown.update(_components_in(self.stack, game))  # what the running rules hold on to stays
         slots: dict = {}  # per component kind: the hidden places and the components in them
         for zone, cards in enumerate(new.zones):
             if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
@@ -298,6 +299,28 @@ class State:
 
     def __str__(self) -> str:
         return json.dumps(self.view(None), indent=1, ensure_ascii=False)
+
+
+def _components_in(stack, game) -> set:
+    """Component ids the running rules' locals refer to (lists included), to keep them in place:
+    dealing them elsewhere would leave the rules holding cards that are no longer where they put
+    them."""
+    found = set()
+    for frame in stack:
+        for key, value in frame[2].items():
+            if key[0] != "$":
+                _collect_ints(value, found)
+    return {c for c in found if 0 <= c < game.num_components}
+
+
+def _collect_ints(value, found) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        found.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            _collect_ints(item, found)
 
 
 def _copy_env(env: dict) -> dict:
