@@ -116,6 +116,8 @@ class Search:
         c = self.exploration
         for action in legal:
             child = node.children[action_key(action)]
+            if child.visits == 0:  # added by an iteration whose dealing failed: try it first
+                return action, child
             value = child.reward[mover] / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if value > best_value:
                 best, best_value = (action, child), value
