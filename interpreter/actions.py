@@ -116,32 +116,31 @@ def legal_actions_at(s, env, spec, player) -> list:
         checks = option.checks
         if checks[0] is not None and not checks[0](s, local):
             continue
-        names = option.param_names
-        if not names:
+        if not option.param_names:
             out.append(Action(option, (), batch))
             continue
-        domains = option.domains
-        is_component = option.component_params
-        last = len(names) - 1
-
-        def bind(i, values):
-            # Interchangeable components are tried once per level: their completions are the same.
-            name = names[i]
-            component = is_component[i]
-            check = checks[i + 1]
-            tried = set()
-            for v in domains[i](s, local):
-                key = key_of(v) if component else (frozen(v) if isinstance(v, list) else v)
-                if key in tried:
-                    continue
-                tried.add(key)
-                local[name] = v
-                if check is not None and not check(s, local):
-                    continue
-                if i < last:
-                    bind(i + 1, values + (v,))
-                else:
-                    out.append(Action(option, values + (v,), batch))
-
-        bind(0, ())
+        _bind(s, local, option, 0, (), key_of, out, batch)
     return out
+
+
+def _bind(s, local, option, i, values, key_of, out, batch) -> None:
+    """Bind parameter ``i`` of ``option`` to each value of its domain, then the next parameters.
+    Interchangeable components are tried once per level: their completions are the same."""
+    name = option.param_names[i]
+    component = option.component_params[i]
+    check = option.checks[i + 1]
+    last = i == len(option.param_names) - 1
+    tried = set()
+    for v in option.domains[i](s, local):
+        key = key_of(v) if component else (frozen(v) if isinstance(v, list) else v)
+        if key in tried:
+            continue
+        tried.add(key)
+        if check is not None or not last:
+            local[name] = v
+            if check is not None and not check(s, local):
+                continue
+        if last:
+            out.append(Action(option, values + (v,), batch))
+        else:
+            _bind(s, local, option, i + 1, values + (v,), key_of, out, batch)

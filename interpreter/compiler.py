@@ -6,12 +6,15 @@ Expressions become Python closures ``f(state, env)``.  Statements become instruc
 """
 from __future__ import annotations
 
+import contextlib
 import operator
 
 from dsl import ast, ir
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import BOOL, ZONE, element_type
+
+from .filters import all_of, compile_comprehension
 
 # Opcodes: the first element of every instruction tuple; the last element is its Position.
 EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
@@ -103,12 +106,18 @@ def _names_in(node) -> set:
     return names
 
 
-def _all_of(parts):
-    if not parts:
-        return None
-    if len(parts) == 1:
-        return parts[0]
-    return lambda s, e: all(p(s, e) for p in parts)
+def _applied(impl, args):
+    """A closure calling the built-in ``impl`` on the values of the closures ``args``."""
+    if len(args) == 1:
+        a = args[0]
+        return lambda s, e: impl(s, a(s, e))
+    if len(args) == 2:
+        a, b = args
+        return lambda s, e: impl(s, a(s, e), b(s, e))
+    if len(args) == 3:
+        a, b, c = args
+        return lambda s, e: impl(s, a(s, e), b(s, e), c(s, e))
+    return lambda s, e: impl(s, *[f(s, e) for f in args])
 
 
 # Hot built-ins compiled to one closure instead of a call through the registry (same behaviour).
@@ -169,6 +178,7 @@ class Compiler:
         self.types = ruleset.types
         self.symbols = ruleset.symbols
         self.inline: list = []  # parameter bindings of the definitions being expanded
+        self.reads: set = set()  # the locals read by the expressions compiled so far (see reads_during)
         self.procs: list = []
         self.proc_index: dict = {}
 
@@ -178,35 +188,73 @@ class Compiler:
 
     def as_list(self, node):
         """Compile a collection-valued expression so that it yields a Python list."""
+        if self.types.get(node) != ZONE:
+            return self.expr(node)
+        if isinstance(node, ast.Attr) and self.symbols[node][0] == "pzone":
+            base = self.game.family_base[self.symbols[node][1]]
+            key = self.local_key(node.obj)
+            if key is not None:
+                return lambda s, e: s.zones[base + e[key]]
+            if self.symbols.get(node.obj, ("",))[0] == "var":
+                var = self.symbols[node.obj][1]
+                return lambda s, e: s.zones[base + s.vars[var]]
         f = self.expr(node)
-        if self.types.get(node) == ZONE:
-            return lambda s, e: s.zones[f(s, e)]
-        return f
+        return lambda s, e: s.zones[f(s, e)]
 
     def _x_literal(self, node):
         value = node.value
         return lambda s, e: value
 
-    def _local_key(self, node):
+    def local_key(self, node):
         """The locals key a plain local name reads (seeing through expanded definitions), or None."""
         if isinstance(node, ast.Name) and self.symbols.get(node, ("",))[0] == "local":
             if self.inline and node.id in self.inline[-1]:
-                return self.inline[-1][node.id][1]
+                _, key, reads = self.inline[-1][node.id]
+                self.reads |= reads
+                return key
+            self.reads.add(node.id)
             return node.id
         return None
 
-    def _getter(self, node):
+    def reads_during(self, compile_step):
+        """Run ``compile_step()``; return its result and the locals the compiled code reads."""
+        outer, self.reads = self.reads, set()
+        try:
+            result = compile_step()
+        finally:
+            inner = self.reads
+            self.reads = outer | inner
+        return result, inner
+
+    @contextlib.contextmanager
+    def expanding(self, node):
+        """Compile inside the body of the definition that ``node`` (a call or name) expands."""
+        args = getattr(node, "args", ())
+        bound = []
+        for a in args:
+            (closure, key), reads = self.reads_during(lambda a=a: (self.expr(a), self.local_key(a)))
+            bound.append((closure, key, reads))
+        self.inline.append(dict(zip(self.rs.defines[self.symbols[node][1]].params, bound)))
+        try:
+            yield self.rs.defines[self.symbols[node][1]].body
+        finally:
+            self.inline.pop()
+
+    def is_define(self, node) -> bool:
+        return isinstance(node, (ast.Name, ast.Call)) and self.symbols.get(node, ("",))[0] == "define"
+
+    def getter(self, node):
         """A fused reader for the commonest leaves: ('attr', table, key), ('mark', name, key),
         ('local', key), ('const', value); None for anything else."""
         if isinstance(node, ast.Literal):
             return ("const", node.value)
-        key = self._local_key(node)
+        key = self.local_key(node)
         if key is not None:
             return ("local", key)
         if isinstance(node, ast.Attr):
-            obj_key = self._local_key(node.obj)
+            obj_key = self.local_key(node.obj)
             kind, name = self.symbols[node]
-            if obj_key is not None and kind == "attr":
+            if obj_key is not None and kind == "attr" and name not in self.game.partial_attributes:
                 return ("attr", self.game.attr_tables[name], obj_key)
             if obj_key is not None and kind == "mark":
                 return ("mark", name, obj_key)
@@ -241,7 +289,10 @@ class Compiler:
         kind, arg = self.symbols[node]
         if kind == "local":
             if self.inline and arg in self.inline[-1]:
-                return self.inline[-1][arg][0]
+                closure, _, reads = self.inline[-1][arg]
+                self.reads |= reads
+                return closure
+            self.reads.add(arg)
             return lambda s, e: e[arg]
         if kind == "const":
             return lambda s, e: arg
@@ -251,14 +302,14 @@ class Compiler:
             zone = self.game.family_base[arg]
             return lambda s, e: zone
         if kind == "define":
-            return self._call_define(node, arg)
+            return self._call_define(node)
         raise AssertionError(kind)
 
     def _x_attr(self, node):
         obj = self.expr(node.obj)
         kind, name = self.symbols[node]
         game = self.game
-        key = self._local_key(node.obj)
+        key = self.local_key(node.obj)
         if kind == "attr":
             table = game.attr_tables[name]
             if name in game.partial_attributes:
@@ -266,7 +317,7 @@ class Compiler:
                     c = obj(s, e)
                     value = table[c]
                     if value is None:
-                        raise RulesRuntimeError(f"{game.names[c]} (a {game.kinds[c]}) has no attribute '{name}'")
+                        raise game.missing_attribute(c, name)
                     return value
                 return attribute
             if key is not None:
@@ -317,7 +368,7 @@ class Compiler:
             left, right = self.as_list(node.left), self.as_list(node.right)
             return lambda s, e: left(s, e) + right(s, e)
         left, right, op = self.expr(node.left), self.expr(node.right), _BINOPS[node.op]
-        left_get, right_get = self._getter(node.left), self._getter(node.right)
+        left_get, right_get = self.getter(node.left), self.getter(node.right)
         if node.op == "-" and left_get and right_get and left_get[0] == "attr" and right_get[0] == "mark":
             _, table, k1 = left_get
             _, mark, k2 = right_get
@@ -344,7 +395,7 @@ class Compiler:
             if negate:
                 return lambda s, e: left(s, e) not in right(s, e)
             return lambda s, e: left(s, e) in right(s, e)
-        left_get, right_get = self._getter(node.left), self._getter(node.right)
+        left_get, right_get = self.getter(node.left), self.getter(node.right)
         if left_get and right_get:
             fused = self._fused_compare(node.op, left_get, right_get)
             if fused is not None:
@@ -364,9 +415,9 @@ class Compiler:
         return lambda s, e: op(left(s, e), right(s, e))
 
     def _x_boolop(self, node):
-        left, right = self.expr(node.left), self.expr(node.right)
         if node.op == "and":
-            return lambda s, e: left(s, e) and right(s, e)
+            return all_of([self.expr(part) for part in _conjuncts(node)])
+        left, right = self.expr(node.left), self.expr(node.right)
         return lambda s, e: left(s, e) or right(s, e)
 
     def _x_not(self, node):
@@ -383,8 +434,6 @@ class Compiler:
 
     def _x_comprehension(self, node):
         source = self.as_list(node.source)
-        elem = self.expr(node.elem)
-        cond = self.expr(node.cond) if node.cond is not None else (lambda s, e: True)
         var = node.var
         reduce = _REDUCERS[node.func]
         if node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var:
@@ -392,6 +441,11 @@ class Compiler:
             mask = self._printed_mask(node.cond, var) if node.cond is not None else None
             if mask is not None:
                 return lambda s, e: [x for x in source(s, e) if mask[x]]
+        selecting = compile_comprehension(self, node, source)
+        if selecting is not None:
+            return selecting
+        elem = self.expr(node.elem)
+        cond = self.expr(node.cond) if node.cond is not None else (lambda s, e: True)
 
         def run(s, e):
             saved = e.get(var, _MISSING)
@@ -433,18 +487,12 @@ class Compiler:
     def _x_call(self, node):
         kind, name = self.symbols[node]
         if kind == "define":
-            return self._call_define(node, name)
+            return self._call_define(node)
         args = self.arguments(FUNCTIONS.get(name), node)
         impl = FUNCTIONS.get(name).impl
         if name in _INLINE and len(args) == 1:
             return _INLINE[name](args[0])
-        if len(args) == 1:
-            a = args[0]
-            return lambda s, e: impl(s, a(s, e))
-        if len(args) == 2:
-            a, b = args
-            return lambda s, e: impl(s, a(s, e), b(s, e))
-        return lambda s, e: impl(s, *[f(s, e) for f in args])
+        return _applied(impl, args)
 
     def arguments(self, builtin, call) -> list:
         """Compile a call's arguments in signature order, filling in defaults."""
@@ -469,15 +517,10 @@ class Compiler:
                 out.append(self.as_list(node) if wants_list else self.expr(node))
         return out
 
-    def _call_define(self, node, name):
+    def _call_define(self, node):
         """Expand a definition in place: its parameters read the call's argument closures."""
-        define = self.rs.defines[name]
-        args = [(self.expr(a), self._local_key(a)) for a in getattr(node, "args", ())]
-        self.inline.append(dict(zip(define.params, args)))
-        try:
-            return self.expr(define.body)
-        finally:
-            self.inline.pop()
+        with self.expanding(node) as body:
+            return self.expr(body)
 
     # ---- statements ---------------------------------------------------------------------------
     def procedure(self, name, params, body, position) -> int:
@@ -508,8 +551,7 @@ class Compiler:
         call = node.call
         effect = EFFECTS.get(call.func)
         args = self.arguments(effect, call)
-        impl = effect.impl
-        return lambda s, e: impl(s, *[f(s, e) for f in args])
+        return _applied(effect.impl, args)
 
     def assignment(self, node):
         target = node.target
@@ -634,7 +676,7 @@ class Compiler:
             used = _names_in(part)
             level = max((i + 1 for i, name in enumerate(names) if name in used), default=0)
             stages[level].append(self.expr(part))
-        return tuple(_all_of(parts) for parts in stages)
+        return tuple(all_of(parts) for parts in stages)
 
     def _s_choose(self, code, stmt, loops):
         options = []

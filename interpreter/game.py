@@ -9,7 +9,7 @@ import os
 import string
 from pathlib import Path
 
-from dsl.errors import ErrorList, ParameterError, RulebookError
+from dsl.errors import ErrorList, ParameterError, RulebookError, RulesRuntimeError
 from dsl.ir import Ruleset
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
@@ -177,6 +177,10 @@ class Game:
                 return self.zone_owner[zone]
             zone = s.loc[host]
         return None
+
+    def missing_attribute(self, c, name) -> RulesRuntimeError:
+        """The error of reading an attribute that component ``c`` lacks."""
+        return RulesRuntimeError(f"{self.names[c]} (a {self.kinds[c]}) has no attribute '{name}'")
 
     def cell_text(self, cell) -> str:
         return f"r{self.cell_row[cell] + 1}c{self.cell_column[cell] + 1}"

@@ -56,9 +56,14 @@ class State:
         known = self.known
         for c in cards:
             known[c] &= keep
+        z = self.rng  # random_below, inlined: the same numbers in the same order
         for i in range(len(cards) - 1, 0, -1):
-            j = self.random_below(i + 1)
+            z = (z + 0x9E3779B97F4A7C15) & MASK64
+            r = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = (r ^ (r >> 31)) % (i + 1)
             cards[i], cards[j] = cards[j], cards[i]
+        self.rng = z
 
     # ---- changes used by effects -----------------------------------------------------------------
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:

@@ -44,7 +44,7 @@ from dsl.loader import check_document
 from dsl.parser import parse_expression
 from dsl.registry import EFFECTS, FUNCTIONS
 from dsl.yaml_loader import Document, load_yaml_file
-from interpreter import vm
+from interpreter import compiler as compiler_module, vm
 from interpreter.compiler import Compiler
 from interpreter.game import Game
 
@@ -177,6 +177,38 @@ def test_conformance(case: ConformanceCase):
     assert plain(value, type_, ctx.game) == spec["result"], f"{case.id}: got {value!r} of type {type_}"
     if "type" in spec:
         assert str(type_) == spec["type"], f"{case.id}: static type {type_}"
+
+
+COMPREHENSION_CASES = [c for c in CASES if " for " in str(c.expression) and "result" in c.spec]
+
+
+@pytest.mark.parametrize("case", COMPREHENSION_CASES, ids=[c.id for c in COMPREHENSION_CASES])
+def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
+    """Every comprehension case gives the same result evaluated element by element, without the
+    compiler's selections (interpreter/filters.py)."""
+    monkeypatch.setattr(compiler_module, "compile_comprehension", lambda *args: None)
+    value, type_ = evaluate(context(case.context_key), case.expression)
+    assert plain(value, type_, context(case.context_key).game) == case.spec["result"], case.id
+
+
+@pytest.mark.parametrize("text, selects", [
+    ("[c for c in market if c.value == 2]", True),
+    ("[c for c in market if c.value - c.bonus == 0]", True),
+    ("[c for c in market if worth(c) >= 4]", False),
+    ("any(c.value - c.bonus == 0 for c in market)", True),
+    ("[c for c in market if c.value == max(c.value for c in market)]", False),
+    ("[c for c in market if rich(active) and c.value == 2]", False),
+])
+def test_selections_are_compiled_where_they_apply(text, selects, monkeypatch):
+    made = []
+    real = compiler_module.compile_comprehension
+
+    def recording(*args):
+        made.append(real(*args))
+        return made[-1]
+    monkeypatch.setattr(compiler_module, "compile_comprehension", recording)
+    evaluate(context((CONTEXT, False, None, "{}")), text)
+    assert (made[0] is not None) == selects
 
 
 def test_evaluation_leaves_the_context_unchanged():
