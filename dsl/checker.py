@@ -26,6 +26,24 @@ SPEC_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "component
               "zone": ZONE, "cell": CELL, "any": ANY}
 
 
+def reads_only_printed(node, var, symbols) -> bool:
+    """Whether a checked expression reads nothing but constants, parameters and the printed
+    attributes of the local ``var``: its value for a component never changes during play."""
+    if isinstance(node, ast.Literal):
+        return True
+    if isinstance(node, ast.Name):
+        return symbols.get(node, ("",))[0] == "const"
+    if isinstance(node, ast.Attr):
+        kind = symbols.get(node, ("",))[0]
+        return (kind == "attr" and isinstance(node.obj, ast.Name) and node.obj.id == var
+                and symbols.get(node.obj, ("",))[0] == "local")
+    if isinstance(node, ast.Compare) and node.op in ("in", "not in"):
+        return False
+    if isinstance(node, (ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.BinOp, ast.Cond)):
+        return all(reads_only_printed(child, var, symbols) for child in ast.children(node))
+    return False
+
+
 class Scope:
     """Local names and their types; a child scope sees its parents."""
 

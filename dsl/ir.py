@@ -31,6 +31,7 @@ class ZoneFamily:
     visibility: str  # all / owner / none / count / top
     position: Position
     grid: tuple | None = None  # (rows, columns) for a zone whose places are cells
+    holds: object = None  # a condition on 'component' every component in the zone meets (a Node)
 
     @property
     def per_player(self) -> bool:
@@ -155,6 +156,7 @@ class Procedure:
     params: list
     body: list
     position: Position
+    param_types: tuple = ()  # the types the checker gave the parameters (from the first call)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 import string
 
 from . import ast, ir
-from .checker import ExprChecker, Scope, suggest
+from .checker import ExprChecker, Scope, reads_only_printed, suggest
 from .declarations import Declarations, split_signature
 from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
@@ -115,6 +115,7 @@ class Resolver(Declarations):
         rs.setup = self.block(("setup",), root, _Context(trigger="setup")) if "setup" in self.data else []
         rs.flow = self.block(("flow",), root, _Context())
         self._triggers()
+        self._zone_conditions()
         self._scoring()
         self._remaining_procedures()
         self._check_quiet_calls()
@@ -136,7 +137,7 @@ class Resolver(Declarations):
         if state["types"] is not None:
             return state["types"]
         proc = self.rs.procedures[name]
-        state["types"] = tuple(arg_types)
+        state["types"] = proc.param_types = tuple(arg_types)
         scope = Scope(None, dict(zip(proc.params, arg_types)))
         proc.body = self.block(("procedures", state["key"]), scope, _Context())
         return state["types"]
@@ -176,6 +177,22 @@ class Resolver(Declarations):
             when = self.expr(path + ("when",), scope, BOOL, "a trigger's condition") if "when" in spec else None
             body = self.block(path + ("effects",), scope, _Context(trigger=name))
             self.rs.triggers.append(ir.Trigger(name, node.func, zone, when, body, self.doc.position(path)))
+
+    def _zone_conditions(self):
+        for name, family in self.rs.zones.items():
+            path = ("zones", name, "holds")
+            if "holds" not in (self.data["zones"][name] or {}):
+                continue
+            node = self.expr(path, Scope(None, {"component": COMPONENT}), BOOL, "a zone's condition")
+            if node is None:
+                continue
+            if not reads_only_printed(node, "component", self.checker.symbols):
+                self.error(CheckError("a zone's 'holds' condition may read only the printed attributes "
+                                      "of 'component', parameters and constants",
+                                      hint="marks, variables and zones change during play; check those "
+                                           "in the options instead"), path)
+                continue
+            family.holds = node
 
     def _scoring(self):
         spec = self.data.get("scoring")

@@ -10,9 +10,10 @@ import contextlib
 import operator
 
 from dsl import ast, ir
+from dsl.checker import reads_only_printed
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
-from dsl.types import BOOL, ZONE, element_type
+from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
 from .filters import all_of, compile_comprehension
 
@@ -162,13 +163,41 @@ class ChoiceSpec:
 
 
 class Proc:
-    """A compiled procedure: its name, its parameters, its instructions."""
+    """A compiled procedure: its name, its parameters, its instructions, and which of its locals
+    may hold components: ``holding`` by their static type, ``untyped`` where the type is not known."""
 
     def __init__(self, name, params, position):
         self.name = name
         self.params = params
         self.code: list = []
         self.position = position
+        self.holding: set = set()
+        self.untyped: set = set()
+        self._typed: set = set()
+
+    def declare(self, name, type_) -> None:
+        """Note a type a local (or a loop's list, under its slot) is given; a name is untyped until
+        some declaration or assignment gives it a known type."""
+        found = component_content(type_)
+        if found == "any":
+            if name not in self._typed:
+                self.untyped.add(name)
+            return
+        self._typed.add(name)
+        self.untyped.discard(name)
+        if found == "component":
+            self.holding.add(name)
+
+
+def component_content(type_) -> str | None:
+    """'component' if values of the type hold components, 'any' if they may, else None."""
+    if type_ is None or type_ == ANY:
+        return "any"
+    if type_.name == "component":
+        return "component"
+    if type_.name == "list":
+        return component_content(type_.arg or ANY)
+    return None
 
 
 class Compiler:
@@ -178,6 +207,7 @@ class Compiler:
         self.types = ruleset.types
         self.symbols = ruleset.symbols
         self.inline: list = []  # parameter bindings of the definitions being expanded
+        self.proc = None  # the procedure being compiled
         self.reads: set = set()  # the locals read by the expressions compiled so far (see reads_during)
         self.procs: list = []
         self.proc_index: dict = {}
@@ -461,28 +491,13 @@ class Compiler:
     def _printed_mask(self, cond, var):
         """For a filter that reads only printed attributes of its element (and constants), the
         answer for every component, computed once: ``mask[c]``.  None if it reads anything else."""
-        if self.types.get(cond) != BOOL or not self._reads_only_printed(cond, var):
+        if self.types.get(cond) != BOOL or not reads_only_printed(cond, var, self.symbols):
             return None
         test = self.expr(cond)
         try:
             return [bool(test(None, {var: c})) for c in range(self.game.num_components)]
         except Exception:  # an attribute some kinds lack: decide at run time instead
             return None
-
-    def _reads_only_printed(self, node, var) -> bool:
-        if isinstance(node, ast.Literal):
-            return True
-        if isinstance(node, ast.Name):
-            return self.symbols.get(node, ("",))[0] == "const"
-        if isinstance(node, ast.Attr):
-            kind = self.symbols.get(node, ("",))[0]
-            return (kind == "attr" and isinstance(node.obj, ast.Name) and node.obj.id == var
-                    and self.symbols.get(node.obj, ("",))[0] == "local")
-        if isinstance(node, ast.Compare) and node.op in ("in", "not in"):
-            return False
-        if isinstance(node, (ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.BinOp, ast.Cond)):
-            return all(self._reads_only_printed(child, var) for child in ast.children(node))
-        return False
 
     def _x_call(self, node):
         kind, name = self.symbols[node]
@@ -528,9 +543,16 @@ class Compiler:
         proc = Proc(name, params, position)
         self.procs.append(proc)
         self.proc_index[name] = index
-        self.block(proc.code, body, [])
-        proc.code.append((RET, position))
+        self._body(proc, body)
         return index
+
+    def _body(self, proc, body):
+        outer, self.proc = self.proc, proc
+        try:
+            self.block(proc.code, body, [])
+            proc.code.append((RET, proc.position))
+        finally:
+            self.proc = outer
 
     def block(self, code, stmts, loops):
         for stmt in stmts:
@@ -542,6 +564,7 @@ class Compiler:
     def simple(self, node):
         if isinstance(node, ast.Let):
             name, value = node.name, self.expr(node.value)
+            self.proc.declare(name, self.types.get(node.value))
 
             def let(s, e):
                 e[name] = value(s, e)
@@ -559,8 +582,8 @@ class Compiler:
         op = {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[node.op]
         if isinstance(target, ast.Name):
             kind, name = self.symbols[target]
-            store = (lambda s: s.vars) if kind == "var" else None
-            if store is None:
+            if kind != "var":
+                self.proc.declare(name, self.types.get(node.value))
                 if op is None:
                     def set_local(s, e):
                         e[name] = value(s, e)
@@ -595,9 +618,10 @@ class Compiler:
             self.proc_index[stmt.proc] = index
             self.procs.append(None)
             compiled = Proc(proc.name, proc.params, proc.position)
+            for name, type_ in zip(proc.params, proc.param_types or [ANY] * len(proc.params)):
+                compiled.declare(name, type_)
             self.procs[index] = compiled
-            self.block(compiled.code, proc.body, [])
-            compiled.code.append((RET, proc.position))
+            self._body(compiled, proc.body)
         args = [self.expr(a) for a in stmt.args]
         code.append((CALL, index, args, stmt.position))
 
@@ -633,8 +657,11 @@ class Compiler:
         code[top] = (JUMPF, cond, len(code), stmt.position)
         self._patch(code, breaks)
 
-    def _loop(self, code, stmt, var, source, loops):
+    def _loop(self, code, stmt, var, source, loops, elem=INT):
         slot = f"${len(code)}"
+        self.proc.declare(slot, elem)
+        if var is not None:
+            self.proc.declare(var, elem)
         code.append((FORINIT, source, slot, stmt.position))
         top = len(code)
         code.append(None)
@@ -645,7 +672,8 @@ class Compiler:
         self._patch(code, breaks)
 
     def _s_for(self, code, stmt, loops):
-        self._loop(code, stmt, stmt.var, self.as_list(stmt.source), loops)
+        self._loop(code, stmt, stmt.var, self.as_list(stmt.source), loops,
+                   element_type(self.types.get(stmt.source, ANY)))
 
     _s_simultaneous = _s_for
 
@@ -683,6 +711,8 @@ class Compiler:
         for i, option in enumerate(stmt.options):
             names = [name for name, _ in option.params]
             domains = [self.as_list(domain) for _, domain in option.params]
+            for name, domain in option.params:
+                self.proc.declare(name, element_type(self.types.get(domain, ANY)))
             param_kinds = tuple((element_type(self.types[d]) or ZONE).name for _, d in option.params)
             compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds,
                                   self._staged_checks(option.require, names), option.position)

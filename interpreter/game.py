@@ -9,7 +9,7 @@ import os
 import string
 from pathlib import Path
 
-from dsl.errors import ErrorList, ParameterError, RulebookError, RulesRuntimeError
+from dsl.errors import CheckError, ErrorList, ParameterError, RulebookError, RulesRuntimeError
 from dsl.ir import Ruleset
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
@@ -17,7 +17,7 @@ from dsl.registry import EFFECTS, FUNCTIONS
 from . import effects as _effects  # noqa: F401  (fills the effect registry)
 from . import functions as _functions  # noqa: F401  (fills the function registry)
 from . import views, vm
-from .compiler import Compiler
+from .compiler import Compiler, component_content
 from .effects import GameOver
 from .state import FORMAT, State
 
@@ -49,7 +49,10 @@ def load_game(name_or_path, params=None, players=None) -> "Game":
     """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path)."""
     path = find_ruleset(name_or_path)
     ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base)
-    return Game(ruleset, path)
+    try:
+        return Game(ruleset, path)
+    except CheckError as exc:  # what only the laid-out components show (see Game._zone_conditions)
+        raise ErrorList([exc]) from None
 
 
 class Game:
@@ -64,6 +67,13 @@ class Game:
         self._layout_zones()
         self.var_info = {n: (v.type, v.visibility) for n, v in ruleset.vars.items()}
         self.player_var_info = {n: (v.type, v.visibility) for n, v in ruleset.player_vars.items()}
+        # variables by what they may hold: components ('component'), perhaps components ('any')
+        self.component_vars = [n for n, v in ruleset.vars.items() if component_content(v.type) == "component"]
+        self.component_player_vars = [n for n, v in ruleset.player_vars.items()
+                                      if component_content(v.type) == "component"]
+        self.untyped_vars = [n for n, v in ruleset.vars.items() if component_content(v.type) == "any"]
+        self.untyped_player_vars = [n for n, v in ruleset.player_vars.items()
+                                    if component_content(v.type) == "any"]
         self._compile()
 
     # ---- layout ------------------------------------------------------------------------------
@@ -209,6 +219,25 @@ class Game:
         self._score = compiler.expr(rs.score) if rs.score is not None else None
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
+        self.zone_holds = self._zone_conditions(compiler)
+
+    def _zone_conditions(self, compiler) -> list:
+        """Per zone, which components it may hold (``mask[c]``), or None if it holds any."""
+        masks = {}
+        for name, family in self.ruleset.zones.items():
+            if family.holds is None:
+                continue
+            test = compiler.expr(family.holds)
+            masks[name] = [_meets(test, c) for c in range(self.num_components)]
+        per_zone = [masks.get(family) for family in self.zone_family]
+        for zone, cards in enumerate(self.initial_zones):
+            for c in cards:
+                if per_zone[zone] is not None and not per_zone[zone][c]:
+                    raise CheckError(f"{self.names[c]} starts in zone '{self.zone_names[zone]}', whose "
+                                     "'holds' condition it does not meet",
+                                     self.ruleset.zones[self.zone_family[zone]].holds.pos,
+                                     "start it in another zone ('in:'), or widen the condition")
+        return per_zone
 
     # ---- states ------------------------------------------------------------------------------
     def new_initial_state(self, seed: int = 0, arrange=None) -> State:
@@ -325,3 +354,11 @@ class Game:
         if value is None:
             return "none"
         return str(value)
+
+
+def _meets(test, c) -> bool:
+    """Whether component ``c`` meets a condition on its printed attributes (one it lacks: no)."""
+    try:
+        return bool(test(None, {"component": c}))
+    except RulesRuntimeError:
+        return False

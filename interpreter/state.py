@@ -70,6 +70,11 @@ class State:
         src = self.loc[c]
         if self.game.zone_host[dest] is not None:
             self._check_not_inside_itself(c, dest)
+        holds = self.game.zone_holds[dest]
+        if holds is not None and not holds[c]:
+            raise RulesRuntimeError(f"{self.game.names[c]} cannot go into zone '{self.game.zone_names[dest]}': "
+                                    "it does not meet the zone's 'holds' condition",
+                                    hint="offer only components the zone holds")
         if self.game.has_grids:
             self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
@@ -255,36 +260,85 @@ class State:
     def determinize(self, player: int, rng) -> "State":
         """A copy in which everything ``player`` cannot see is dealt anew, consistent with what the
         player knows: components they saw go somewhere hidden stay there; the others are shuffled
-        among the hidden places that held components of the same kind.  The result depends only on what ``player`` can know (and on
-        ``rng``, a ``random.Random``), so a bot that searches it never reads hidden state."""
+        among the hidden places that held components of the same kind.  What belonged to a place
+        stays with the place: the running rules' locals and the variables that held the component
+        dealt away now hold the one dealt there, and its marks and who else knows it go with it.
+        The result depends only on what ``player`` can know (and on ``rng``, a
+        ``random.Random``), so a bot that searches it never reads hidden state."""
         new = self.clone()
         game = self.game
         bit = 1 << player
-        shown = set()  # components the player's own legal actions name: the player sees them
-        if self.decider == player and not self.over:
-            for action in self.legal_actions():
-                shown.update(action.components())
-        shown.update(_components_in(self.stack, game))  # what the running rules hold on to stays
+        fixed = self._fixed_for(player)
         slots: dict = {}  # per component kind: the hidden places and the components in them
         for zone, cards in enumerate(new.zones):
             if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
                 continue
             hidden = len(cards) - 1 if game.top_mask[zone] and cards else len(cards)
             for i in range(hidden):
-                if not new.known[cards[i]] & bit and cards[i] not in shown:
+                if not new.known[cards[i]] & bit and cards[i] not in fixed:
                     places, pool = slots.setdefault(game.kinds[cards[i]], ([], []))
                     places.append((zone, i))
                     pool.append(cards[i])
+        dealt: dict = {}  # component dealt away -> the component dealt to its place
         for kind in sorted(slots):
             places, pool = slots[kind]
             pool.sort()
             rng.shuffle(pool)
+            masks = [game.zone_holds[zone] for zone, _ in places]
+            if any(mask is not None for mask in masks):
+                pool = _deal_within(masks, pool, rng)
             for (zone, i), c in zip(places, pool):
+                dealt[new.zones[zone][i]] = c
                 new.zones[zone][i] = c
                 new.loc[c] = zone
+        if dealt:
+            new._follow_places(self, dealt)
         new.rng = rng.getrandbits(64)
         new.legal_cache = None
         return new
+
+    def _fixed_for(self, player) -> set:
+        """Components a determinization for ``player`` leaves where they are: those the player's own
+        legal actions name (the player sees them), those that hold components in a zone of their
+        own, and those the running rules hold in locals whose type is not known."""
+        game = self.game
+        fixed = set()
+        if self.decider == player and not self.over:
+            for action in self.legal_actions():
+                fixed.update(action.components())
+        for zone, host in enumerate(game.zone_host):
+            if host is not None and self.zones[zone]:
+                fixed.add(host)
+        for frame in self.stack:
+            for key in game.procs[frame[0]].untyped:
+                if key in frame[2]:
+                    _collect_ints(frame[2][key][0] if key[0] == "$" else frame[2][key], fixed)
+        for name in game.untyped_vars:
+            _collect_ints(self.vars[name], fixed)
+        for name in game.untyped_player_vars:
+            _collect_ints(self.pvars[name], fixed)
+        return {c for c in fixed if 0 <= c < game.num_components}
+
+    def _follow_places(self, old, dealt) -> None:
+        """After dealing (``dealt``: the component that was at a place -> the one now there), make
+        what referred to the place refer to the new component."""
+        game = self.game
+        for frame in self.stack:
+            env = frame[2]
+            for key in game.procs[frame[0]].holding:
+                if key in env:
+                    value = env[key]
+                    env[key] = [_renamed(value[0], dealt), value[1]] if key[0] == "$" else _renamed(value, dealt)
+        for name in game.component_vars:
+            self.vars[name] = _renamed(self.vars[name], dealt)
+        for name in game.component_player_vars:
+            self.pvars[name] = [_renamed(v, dealt) for v in self.pvars[name]]
+        for name, values in self.marks.items():
+            before = old.marks[name]
+            for c, d in dealt.items():
+                values[d] = before[c]
+        for c, d in dealt.items():
+            self.known[d] = old.known[c]
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
@@ -306,18 +360,6 @@ class State:
         return json.dumps(self.view(None), indent=1, ensure_ascii=False)
 
 
-def _components_in(stack, game) -> set:
-    """Component ids the running rules' locals refer to (lists included), to keep them in place:
-    dealing them elsewhere would leave the rules holding cards that are no longer where they put
-    them."""
-    found = set()
-    for frame in stack:
-        for key, value in frame[2].items():
-            if key[0] != "$":
-                _collect_ints(value, found)
-    return {c for c in found if 0 <= c < game.num_components}
-
-
 def _collect_ints(value, found) -> None:
     if isinstance(value, bool):
         return
@@ -326,6 +368,36 @@ def _collect_ints(value, found) -> None:
     elif isinstance(value, list):
         for item in value:
             _collect_ints(item, found)
+
+
+def _deal_within(masks, pool, rng, attempts=20) -> list:
+    """A dealing of ``pool`` (shuffled) to places that accept only some components (``masks[i]``,
+    None for any): the most particular places choose first, each taking the first component of the
+    pool it accepts.  The true dealing is one solution, so one is found almost always."""
+    order = sorted(range(len(masks)),
+                   key=lambda i: sum(masks[i][c] for c in pool) if masks[i] is not None else len(pool) + 1)
+    for _ in range(attempts):
+        left, dealt = pool[:], [None] * len(masks)
+        for i in order:
+            mask = masks[i]
+            j = next((j for j, c in enumerate(left) if mask is None or mask[c]), None)
+            if j is None:
+                break
+            dealt[i] = left.pop(j)
+        else:
+            return dealt
+        rng.shuffle(pool)
+    raise RulesRuntimeError("no dealing of the hidden components meets the zones' 'holds' conditions",
+                            hint="search bots skip such a sample")
+
+
+def _renamed(value, dealt):
+    """A value (a component, a list, or none) with each dealt component replaced."""
+    if isinstance(value, list):
+        return [_renamed(v, dealt) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return dealt.get(value, value)
+    return value
 
 
 def _copy_env(env: dict) -> dict:
