@@ -10,87 +10,18 @@ import contextlib
 import operator
 
 from dsl import ast, ir
-from dsl.checker import reads_only_printed
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
-from .filters import all_of, compile_comprehension
+from .comprehensions import COMPARE, all_of, compile_comprehension
 
 # Opcodes: the first element of every instruction tuple; the last element is its Position.
 EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
 OPCODE_NAMES = ["EXEC", "JUMP", "JUMPF", "FORINIT", "FORNEXT", "CHOOSE", "CALL", "RET"]
 
-_MISSING = object()
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
            "%": operator.mod}
-def _reduce_list(s, e, var, items, cond, elem):
-    out = []
-    for x in items:
-        e[var] = x
-        if cond(s, e):
-            out.append(elem(s, e))
-    return out
-
-
-def _filter_list(s, e, var, items, cond, elem):
-    out = []
-    for x in items:
-        e[var] = x
-        if cond(s, e):
-            out.append(x)
-    return out
-
-
-def _reduce_sum(s, e, var, items, cond, elem):
-    total = 0
-    for x in items:
-        e[var] = x
-        if cond(s, e):
-            total += elem(s, e)
-    return total
-
-
-def _reduce_count(s, e, var, items, cond, elem):
-    total = 0
-    for x in items:
-        e[var] = x
-        if cond(s, e) and elem(s, e) is not None:
-            total += 1
-    return total
-
-
-def _reduce_any(s, e, var, items, cond, elem):
-    for x in items:
-        e[var] = x
-        if cond(s, e) and elem(s, e):
-            return True
-    return False
-
-
-def _reduce_all(s, e, var, items, cond, elem):
-    for x in items:
-        e[var] = x
-        if cond(s, e) and not elem(s, e):
-            return False
-    return True
-
-
-def _reduce_min(s, e, var, items, cond, elem):
-    values = _reduce_list(s, e, var, items, cond, elem)
-    return min(values) if values else 0
-
-
-def _reduce_max(s, e, var, items, cond, elem):
-    values = _reduce_list(s, e, var, items, cond, elem)
-    return max(values) if values else 0
-
-
-_REDUCERS = {"list": _reduce_list, "sum": _reduce_sum, "count": _reduce_count, "any": _reduce_any,
-             "all": _reduce_all, "min": _reduce_min, "max": _reduce_max}
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
-
 
 def _conjuncts(node) -> list:
     if node is None:
@@ -297,11 +228,11 @@ class Compiler:
             _, t2, k2 = right
             if op == "==":
                 return lambda s, e: t1[e[k1]] == t2[e[k2]]
-            return lambda s, e: t1[e[k1]] != t2[e[k2]] if op == "!=" else _COMPARE[op](t1[e[k1]], t2[e[k2]])
+            return lambda s, e: t1[e[k1]] != t2[e[k2]] if op == "!=" else COMPARE[op](t1[e[k1]], t2[e[k2]])
         if left[0] == "attr" and right[0] == "const":
             _, t1, k1 = left
             value = right[1]
-            cmp = _COMPARE[op]
+            cmp = COMPARE[op]
             if op == "==":
                 return lambda s, e: t1[e[k1]] == value
             if op == ">=":
@@ -430,7 +361,7 @@ class Compiler:
             fused = self._fused_compare(node.op, left_get, right_get)
             if fused is not None:
                 return fused
-        right, op = self.expr(node.right), _COMPARE[node.op]
+        right, op = self.expr(node.right), COMPARE[node.op]
         if isinstance(node.right, ast.Literal):
             value = node.right.value
             if node.op == "==":
@@ -463,41 +394,7 @@ class Compiler:
         return lambda s, e: then(s, e) if test(s, e) else otherwise(s, e)
 
     def _x_comprehension(self, node):
-        source = self.as_list(node.source)
-        var = node.var
-        reduce = _REDUCERS[node.func]
-        if node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var:
-            reduce = _filter_list
-            mask = self._printed_mask(node.cond, var) if node.cond is not None else None
-            if mask is not None:
-                return lambda s, e: [x for x in source(s, e) if mask[x]]
-        selecting = compile_comprehension(self, node, source)
-        if selecting is not None:
-            return selecting
-        elem = self.expr(node.elem)
-        cond = self.expr(node.cond) if node.cond is not None else (lambda s, e: True)
-
-        def run(s, e):
-            saved = e.get(var, _MISSING)
-            result = reduce(s, e, var, source(s, e), cond, elem)
-            if saved is _MISSING:
-                e.pop(var, None)
-            else:
-                e[var] = saved
-            return result
-
-        return run
-
-    def _printed_mask(self, cond, var):
-        """For a filter that reads only printed attributes of its element (and constants), the
-        answer for every component, computed once: ``mask[c]``.  None if it reads anything else."""
-        if self.types.get(cond) != BOOL or not reads_only_printed(cond, var, self.symbols):
-            return None
-        test = self.expr(cond)
-        try:
-            return [bool(test(None, {var: c})) for c in range(self.game.num_components)]
-        except Exception:  # an attribute some kinds lack: decide at run time instead
-            return None
+        return compile_comprehension(self, node)
 
     def _x_call(self, node):
         kind, name = self.symbols[node]

@@ -44,7 +44,7 @@ from dsl.loader import check_document
 from dsl.parser import parse_expression
 from dsl.registry import EFFECTS, FUNCTIONS
 from dsl.yaml_loader import Document, load_yaml_file
-from interpreter import compiler as compiler_module, vm
+from interpreter import comprehensions, vm
 from interpreter.compiler import Compiler
 from interpreter.game import Game
 
@@ -185,8 +185,8 @@ COMPREHENSION_CASES = [c for c in CASES if " for " in str(c.expression) and "res
 @pytest.mark.parametrize("case", COMPREHENSION_CASES, ids=[c.id for c in COMPREHENSION_CASES])
 def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
     """Every comprehension case gives the same result evaluated element by element, without the
-    compiler's selections (interpreter/filters.py)."""
-    monkeypatch.setattr(compiler_module, "compile_comprehension", lambda *args: None)
+    compiler's selections (interpreter/comprehensions.py)."""
+    monkeypatch.setattr(comprehensions, "_selecting", lambda *args: None)
     value, type_ = evaluate(context(case.context_key), case.expression)
     assert plain(value, type_, context(case.context_key).game) == case.spec["result"], case.id
 
@@ -201,12 +201,12 @@ def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
 ])
 def test_selections_are_compiled_where_they_apply(text, selects, monkeypatch):
     made = []
-    real = compiler_module.compile_comprehension
+    real = comprehensions._selecting
 
     def recording(*args):
         made.append(real(*args))
         return made[-1]
-    monkeypatch.setattr(compiler_module, "compile_comprehension", recording)
+    monkeypatch.setattr(comprehensions, "_selecting", recording)
     evaluate(context((CONTEXT, False, None, "{}")), text)
     assert (made[0] is not None) == selects
 

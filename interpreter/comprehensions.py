@@ -1,26 +1,99 @@
-"""Comprehension filters compiled to Python list comprehensions.
+"""Comprehensions: ``[elem for var in source if cond]`` and the aggregates ``sum``, ``count``,
+``any``, ``all``, ``min`` and ``max`` over the same form.
 
-Run element by element, ``[h for h in hand if h.family == card.family and h.rank == card.rank - 1]``
-calls several closures per element.  Instead, each leading condition that compares a *key* of the
-element (the element itself, a printed attribute, a mark, or an attribute minus a mark) with a value
-that does not depend on the element is evaluated as one selection: the value is computed once, and
-one Python list comprehension keeps the elements whose key compares true.  The remaining conditions
-run element by element as before.  Definitions are seen through.
+The plain way runs the condition and the element, as closures, once per element.  Two faster ways
+give the same results where they apply:
 
-The result is the same as element-by-element evaluation: expressions have no side effects, and a
-selection's value is computed only when elements are left to compare, as it would have been.
+- a filter that reads only printed attributes of its element (and constants) is decided for every
+  component once, when the ruleset loads: a *mask*;
+- a *selection*: run element by element, ``[h for h in hand if h.family == card.family and
+  h.rank == card.rank - 1]`` calls several closures per element.  Instead, each leading condition
+  that compares a key of the element (the element itself, a printed attribute, a mark, or an
+  attribute minus a mark) with a value that does not depend on the element is evaluated once: the
+  value is computed, and one Python list comprehension keeps the elements whose key compares true.
+  The remaining conditions run element by element as before.  Definitions are seen through.
+  Expressions have no side effects, and a selection's value is computed only when elements are
+  left to compare, as it would have been; a component lacking a compared attribute is the same
+  error it would be element by element.
 """
 from __future__ import annotations
 
 import operator
 
 from dsl import ast
+from dsl.checker import reads_only_printed
+from dsl.types import BOOL
 
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
+COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+           ">": operator.gt, ">=": operator.ge}
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 _MISSING = object()
 
+
+def _reduce_list(s, e, var, items, cond, elem):
+    out = []
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            out.append(elem(s, e))
+    return out
+
+
+def _filter_list(s, e, var, items, cond, elem):
+    out = []
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            out.append(x)
+    return out
+
+
+def _reduce_sum(s, e, var, items, cond, elem):
+    total = 0
+    for x in items:
+        e[var] = x
+        if cond(s, e):
+            total += elem(s, e)
+    return total
+
+
+def _reduce_count(s, e, var, items, cond, elem):
+    total = 0
+    for x in items:
+        e[var] = x
+        if cond(s, e) and elem(s, e) is not None:
+            total += 1
+    return total
+
+
+def _reduce_any(s, e, var, items, cond, elem):
+    for x in items:
+        e[var] = x
+        if cond(s, e) and elem(s, e):
+            return True
+    return False
+
+
+def _reduce_all(s, e, var, items, cond, elem):
+    for x in items:
+        e[var] = x
+        if cond(s, e) and not elem(s, e):
+            return False
+    return True
+
+
+def _reduce_min(s, e, var, items, cond, elem):
+    values = _reduce_list(s, e, var, items, cond, elem)
+    return min(values) if values else 0
+
+
+def _reduce_max(s, e, var, items, cond, elem):
+    values = _reduce_list(s, e, var, items, cond, elem)
+    return max(values) if values else 0
+
+
+_REDUCERS = {"list": _reduce_list, "sum": _reduce_sum, "count": _reduce_count, "any": _reduce_any,
+             "all": _reduce_all, "min": _reduce_min, "max": _reduce_max}
 
 def all_of(parts):
     """One closure that is true when every closure of ``parts`` is (None for no parts)."""
@@ -37,9 +110,53 @@ def all_of(parts):
     return lambda s, e: all(p(s, e) for p in parts)
 
 
-def compile_comprehension(compiler, node, source):
+def compile_comprehension(compiler, node):
+    """A closure ``f(state, env)`` for a comprehension node."""
+    source = compiler.as_list(node.source)
+    var = node.var
+    filtering = node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var
+    mask = _printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None
+    if mask is not None:
+        return lambda s, e: [x for x in source(s, e) if mask[x]]
+    selecting = _selecting(compiler, node, source)
+    if selecting is not None:
+        return selecting
+    reduce = _filter_list if filtering else _REDUCERS[node.func]
+    elem = compiler.expr(node.elem)
+    cond = compiler.expr(node.cond) if node.cond is not None else _true
+    return lambda s, e: _scoped(reduce, s, e, var, source(s, e), cond, elem)
+
+
+def _true(s, e):
+    return True
+
+
+def _scoped(reduce, s, e, var, items, cond, elem):
+    """``reduce(...)``, which binds ``var`` in ``e``; then ``var`` is what it was before."""
+    saved = e.get(var, _MISSING)
+    result = reduce(s, e, var, items, cond, elem)
+    if saved is _MISSING:
+        e.pop(var, None)
+    else:
+        e[var] = saved
+    return result
+
+
+def _printed_mask(compiler, cond, var):
+    """For a filter that reads only printed attributes of its element (and constants), the
+    answer for every component, computed once: ``mask[c]``.  None if it reads anything else."""
+    if compiler.types.get(cond) != BOOL or not reads_only_printed(cond, var, compiler.symbols):
+        return None
+    test = compiler.expr(cond)
+    try:
+        return [bool(test(None, {var: c})) for c in range(compiler.game.num_components)]
+    except Exception:  # an attribute some kinds lack: decide at run time instead
+        return None
+
+
+def _selecting(compiler, node, source):
     """A closure for ``list``, ``count`` (of the elements themselves) and ``any`` comprehensions whose
-    conditions start with a selection; None when there is none (compile the usual way)."""
+    conditions start with a selection; None when there is none."""
     var = node.var
     elem_is_var = isinstance(node.elem, ast.Name) and node.elem.id == var
     if node.func in ("list", "count") and elem_is_var and node.cond is not None:
@@ -66,15 +183,12 @@ def compile_comprehension(compiler, node, source):
         items = source(s, e)
         if items:
             items = select(s, e, items)
-        if rest is not None and items:
-            saved = e.get(var, _MISSING)
-            items = _each(s, e, var, items, rest, func == "any")
-            if saved is _MISSING:
-                e.pop(var, None)
-            else:
-                e[var] = saved
         if func == "any":
-            return bool(items)
+            if rest is None or not items:
+                return bool(items)
+            return _scoped(_reduce_any, s, e, var, items, rest, _true)
+        if rest is not None and items:
+            items = _scoped(_filter_list, s, e, var, items, rest, None)
         if func == "count":
             return sum(1 for x in items if x is not None)
         return items if items else []
@@ -99,17 +213,6 @@ def _chain(selects):
     return select
 
 
-def _each(s, e, var, items, test, first_only):
-    out = []
-    for x in items:
-        e[var] = x
-        if test(s, e):
-            out.append(x)
-            if first_only:
-                break
-    return out
-
-
 def _split(compiler, node, var, selects, rest) -> None:
     """Sort the conjuncts of ``node`` into leading selections and the closures of the rest."""
     if isinstance(node, ast.BoolOp) and node.op == "and":
@@ -128,7 +231,7 @@ def _split(compiler, node, var, selects, rest) -> None:
 
 
 def _selection(compiler, node, var):
-    if not isinstance(node, ast.Compare) or node.op not in _COMPARE:
+    if not isinstance(node, ast.Compare) or node.op not in COMPARE:
         return None
     for key_node, value_node, op in ((node.left, node.right, node.op),
                                      (node.right, node.left, _FLIPPED[node.op])):
@@ -166,7 +269,7 @@ def _element_key(compiler, node, var):
 
 def _select(key, op, value, game):
     """``select(s, e, items)``: the ``items`` whose key compares true with the value."""
-    kind, cmp = key[0], _COMPARE[op]
+    kind, cmp = key[0], COMPARE[op]
     if kind == "self" and op == "!=":
         def select(s, e, items):
             v = value(s, e)
