@@ -89,16 +89,19 @@ def frozen(value):
 
 def _equivalence(s):
     """The key under which components are interchangeable in this state (``Game.equivalence_key``),
-    as a fast function of the component for the common layouts."""
+    as a fast function of the component."""
     game = s.game
-    names, loc = game.name_index, s.loc
-    marks = list(s.marks.values())
-    if game.has_grids or len(marks) > 1:
-        return lambda c: game.equivalence_key(s, c)
-    if marks:
-        mark = marks[0]
-        return lambda c: (names[c], loc[c], mark[c]) if c is not None else None
-    return lambda c: (names[c], loc[c]) if c is not None else None
+    columns = [game.name_index, s.loc] + ([s.cell_of] if game.has_grids else []) + list(s.marks.values())
+    if len(columns) == 2:
+        a, b = columns
+        return lambda c: (a[c], b[c]) if c is not None else None
+    if len(columns) == 3:
+        a, b, d = columns
+        return lambda c: (a[c], b[c], d[c]) if c is not None else None
+    if len(columns) == 4:
+        a, b, d, f = columns
+        return lambda c: (a[c], b[c], d[c], f[c]) if c is not None else None
+    return lambda c: game.equivalence_key(s, c)
 
 
 def legal_actions_at(s, env, spec, player) -> list:
@@ -126,16 +129,15 @@ def legal_actions_at(s, env, spec, player) -> list:
 def _bind(s, local, option, i, values, key_of, out, batch) -> None:
     """Bind parameter ``i`` of ``option`` to each value of its domain, then the next parameters.
     Interchangeable components are tried once per level: their completions are the same."""
-    name = option.param_names[i]
-    component = option.component_params[i]
-    check = option.checks[i + 1]
-    last = i == len(option.param_names) - 1
-    tried = set()
-    for v in option.domains[i](s, local):
-        key = key_of(v) if component else (frozen(v) if isinstance(v, list) else v)
-        if key in tried:
-            continue
-        tried.add(key)
+    name, component, check, domain, last = option.levels[i]
+    items = domain(s, local)
+    tried = set() if len(items) > 1 else None
+    for v in items:
+        if tried is not None:
+            key = key_of(v) if component else (frozen(v) if isinstance(v, list) else v)
+            if key in tried:
+                continue
+            tried.add(key)
         if check is not None or not last:
             local[name] = v
             if check is not None and not check(s, local):

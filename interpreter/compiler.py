@@ -64,7 +64,7 @@ class OptionSpec:
     """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
 
     __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
-                 "checks", "start", "position", "decline", "public")
+                 "checks", "levels", "start", "position", "decline", "public")
 
     def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
         self.index = index
@@ -75,6 +75,9 @@ class OptionSpec:
         self.param_kinds = param_kinds
         self.component_params = tuple(kind == "component" for kind in param_kinds)
         self.checks = checks  # checks[0] before any parameter is bound, checks[i + 1] after parameter i
+        last = len(param_names) - 1
+        self.levels = tuple((name, self.component_params[i], checks[i + 1], domains[i], i == last)
+                            for i, name in enumerate(param_names))  # what binding parameter i needs
         self.start = None
         self.position = position
         self.decline = False

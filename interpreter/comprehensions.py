@@ -107,7 +107,8 @@ def all_of(parts):
     if len(parts) == 3:
         a, b, c = parts
         return lambda s, e: a(s, e) and b(s, e) and c(s, e)
-    return lambda s, e: all(p(s, e) for p in parts)
+    first, rest = all_of(parts[:3]), all_of(parts[3:])
+    return lambda s, e: first(s, e) and rest(s, e)
 
 
 def compile_comprehension(compiler, node):
@@ -118,13 +119,11 @@ def compile_comprehension(compiler, node):
     mask = _printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None
     if mask is not None:
         return lambda s, e: [x for x in source(s, e) if mask[x]]
-    selecting = _selecting(compiler, node, source)
-    if selecting is not None:
-        return selecting
     reduce = _filter_list if filtering else _REDUCERS[node.func]
     elem = compiler.expr(node.elem)
     cond = compiler.expr(node.cond) if node.cond is not None else _true
-    return lambda s, e: _scoped(reduce, s, e, var, source(s, e), cond, elem)
+    plain = lambda s, e: _scoped(reduce, s, e, var, source(s, e), cond, elem)  # noqa: E731
+    return _selecting(compiler, node, source, plain) or plain
 
 
 def _true(s, e):
@@ -134,12 +133,13 @@ def _true(s, e):
 def _scoped(reduce, s, e, var, items, cond, elem):
     """``reduce(...)``, which binds ``var`` in ``e``; then ``var`` is what it was before."""
     saved = e.get(var, _MISSING)
-    result = reduce(s, e, var, items, cond, elem)
-    if saved is _MISSING:
-        e.pop(var, None)
-    else:
-        e[var] = saved
-    return result
+    try:
+        return reduce(s, e, var, items, cond, elem)
+    finally:
+        if saved is _MISSING:
+            e.pop(var, None)
+        else:
+            e[var] = saved
 
 
 def _printed_mask(compiler, cond, var):
@@ -154,15 +154,20 @@ def _printed_mask(compiler, cond, var):
         return None
 
 
-def _selecting(compiler, node, source):
-    """A closure for ``list``, ``count`` (of the elements themselves) and ``any`` comprehensions whose
-    conditions start with a selection; None when there is none."""
-    var = node.var
+def _selecting(compiler, node, source, plain):
+    """A closure for ``list`` and ``count`` (of the elements themselves), ``any`` and ``all``
+    (without a filter) comprehensions whose conditions start with a selection; None when there is
+    none.  Should a selection fail (an element without the attribute compared, say), ``plain``
+    evaluates the comprehension instead: it fails the same way, or, where ``any`` and ``all``
+    stop early, not at all."""
+    var, func = node.var, node.func
     elem_is_var = isinstance(node.elem, ast.Name) and node.elem.id == var
-    if node.func in ("list", "count") and elem_is_var and node.cond is not None:
+    if func in ("list", "count") and elem_is_var and node.cond is not None:
         conditions = [node.cond]
-    elif node.func == "any":
+    elif func == "any":
         conditions = [c for c in (node.cond, node.elem) if c is not None]
+    elif func == "all" and node.cond is None:
+        conditions = [node.elem]
     else:
         return None
     selects, rest = [], []
@@ -172,26 +177,35 @@ def _selecting(compiler, node, source):
         return None
     rest = all_of(rest)
     select = _chain(selects)
-    func = node.func
-    if rest is None:
-        if func == "list":
-            return lambda s, e: select(s, e, items) if (items := source(s, e)) else []
-        if func == "any":
-            return lambda s, e: bool(select(s, e, items)) if (items := source(s, e)) else False
+
+    if func == "list" and rest is None:
+        def selected(s, e):
+            try:
+                items = source(s, e)
+                return select(s, e, items) if items else []
+            except Exception:
+                return plain(s, e)
+        return selected
 
     def run(s, e):
-        items = source(s, e)
-        if items:
-            items = select(s, e, items)
-        if func == "any":
-            if rest is None or not items:
-                return bool(items)
-            return _scoped(_reduce_any, s, e, var, items, rest, _true)
-        if rest is not None and items:
-            items = _scoped(_filter_list, s, e, var, items, rest, None)
-        if func == "count":
-            return sum(1 for x in items if x is not None)
-        return items if items else []
+        try:
+            items = source(s, e)
+            kept = select(s, e, items) if items else items
+            if func == "any":
+                if rest is None or not kept:
+                    return bool(kept)
+                return _scoped(_reduce_any, s, e, var, kept, rest, _true)
+            if func == "all":
+                if len(kept) < len(items):
+                    return False
+                return rest is None or _scoped(_reduce_all, s, e, var, kept, _true, rest)
+            if rest is not None and kept:
+                kept = _scoped(_filter_list, s, e, var, kept, rest, None)
+            if func == "count":
+                return sum(1 for x in kept if x is not None)
+            return kept if kept else []
+        except Exception:
+            return plain(s, e)
 
     return run
 
@@ -231,7 +245,13 @@ def _split(compiler, node, var, selects, rest) -> None:
 
 
 def _selection(compiler, node, var):
-    if not isinstance(node, ast.Compare) or node.op not in COMPARE:
+    if isinstance(node, ast.Not) or not isinstance(node, ast.Compare):
+        negated = isinstance(node, ast.Not)
+        key = _element_key(compiler, node.operand if negated else node, var)
+        if key is None or key[0] not in ("mark", "attr"):
+            return None
+        return _select(key, "falsy" if negated else "truthy", None, compiler.game)
+    if node.op not in COMPARE:
         return None
     for key_node, value_node, op in ((node.left, node.right, node.op),
                                      (node.right, node.left, _FLIPPED[node.op])):
@@ -246,13 +266,17 @@ def _selection(compiler, node, var):
 
 
 def _element_key(compiler, node, var):
-    """What ``node`` reads of the element ``var``: ('self',), ('attr', table, name), ('mark', name)
-    or ('attr-mark', table, name, mark name); None if it is anything else."""
+    """What ``node`` reads of the element ``var``: ('self',), ('at',) (the component on the cell),
+    ('attr', table, name), ('mark', name) or ('attr-mark', table, name, mark name); None if it is
+    anything else."""
     if compiler.is_define(node):
         with compiler.expanding(node) as body:
             return _element_key(compiler, body, var)
     if compiler.local_key(node) == var:
         return ("self",)
+    if (isinstance(node, ast.Call) and node.func == "at" and len(node.args) == 1 and not node.kwargs
+            and compiler.local_key(node.args[0]) == var):
+        return ("at",)
     if isinstance(node, ast.BinOp) and node.op == "-":
         left, right = _element_key(compiler, node.left, var), _element_key(compiler, node.right, var)
         if left is not None and right is not None and left[0] == "attr" and right[0] == "mark":
@@ -268,9 +292,12 @@ def _element_key(compiler, node, var):
 
 
 def _select(key, op, value, game):
-    """``select(s, e, items)``: the ``items`` whose key compares true with the value."""
-    kind, cmp = key[0], COMPARE[op]
-    if kind == "self" and op == "!=":
+    """``select(s, e, items)``: the ``items`` whose key compares true with the value (or, for the
+    ops 'truthy' and 'falsy', whose key is true or false)."""
+    kind, cmp = key[0], COMPARE.get(op)
+    if op in ("truthy", "falsy"):
+        select = _truth_select(key, op == "truthy")
+    elif kind == "self" and op == "!=":
         def select(s, e, items):
             v = value(s, e)
             return [x for x in items if x != v]
@@ -278,6 +305,10 @@ def _select(key, op, value, game):
         def select(s, e, items):
             v = value(s, e)
             return [x for x in items if cmp(x, v)]
+    elif kind == "at":
+        def select(s, e, items):
+            v, cells = value(s, e), s.cells
+            return [x for x in items if cmp(cells[x], v)]
     elif kind == "mark":
         name = key[1]
 
@@ -308,11 +339,26 @@ def _select(key, op, value, game):
 
 
 def _checking_attribute(select, table, name, game):
-    """``select`` for an attribute some components lack: one of those among the items is the
-    error it would be element by element."""
+    """``select`` for an attribute some components lack: one of those among the items makes the
+    selection fail (and the comprehension is evaluated element by element)."""
     def checked(s, e, items):
         lacking = [x for x in items if table[x] is None]
         if lacking:
             raise game.missing_attribute(lacking[0], name)
         return select(s, e, items)
     return checked
+
+
+def _truth_select(key, wanted):
+    """The selection of the items whose mark or attribute is true (``wanted``) or false."""
+    if key[0] == "mark":
+        name = key[1]
+
+        def select(s, e, items):
+            mark = s.marks[name]
+            return [x for x in items if mark[x]] if wanted else [x for x in items if not mark[x]]
+        return select
+    table = key[1]
+    if wanted:
+        return lambda s, e, items: [x for x in items if table[x]]
+    return lambda s, e, items: [x for x in items if not table[x]]

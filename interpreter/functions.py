@@ -192,13 +192,7 @@ def cell_at(state, zone, row_number, column_number):
     "The cells next to a cell: orthogonally, or also diagonally.")
 def neighbors(state, cell, diagonal=False):
     game = state.game
-    first, rows, columns = game.zone_grid[game.cell_zone[cell]]
-    r, c = game.cell_row[cell], game.cell_column[cell]
-    steps = ((-1, 0), (0, -1), (0, 1), (1, 0))
-    if diagonal:
-        steps += ((-1, -1), (-1, 1), (1, -1), (1, 1))
-    return sorted(first + (r + dr) * columns + c + dc for dr, dc in steps
-                  if 0 <= r + dr < rows and 0 <= c + dc < columns)
+    return list(game.cell_all_neighbors[cell] if diagonal else game.cell_neighbors[cell])
 
 
 @fn("rows", [Param("zone", "zone")], list_of(list_of(CELL)), "The rows of a grid zone, each a list of cells.")
@@ -217,8 +211,5 @@ def grid_columns(state, zone):
 @fn("lines_through", [Param("cell", "cell")], list_of(list_of(CELL)),
     "The row and the column a cell lies in (in that order).")
 def lines_through(state, cell):
-    game = state.game
-    first, rows, columns = game.zone_grid[game.cell_zone[cell]]
-    r, c = game.cell_row[cell], game.cell_column[cell]
-    return [list(range(first + r * columns, first + (r + 1) * columns)),
-            [first + i * columns + c for i in range(rows)]]
+    row, column = state.game.cell_lines[cell]
+    return [list(row), list(column)]

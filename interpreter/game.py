@@ -125,6 +125,9 @@ class Game:
         self.cell_zone: list = []
         self.cell_row: list = []
         self.cell_column: list = []
+        self.cell_neighbors: list = []  # per cell: the orthogonal neighbours, in cell order
+        self.cell_all_neighbors: list = []  # the same with the diagonal ones
+        self.cell_lines: list = []  # per cell: its row and its column
         for name, family in self.ruleset.zones.items():
             self.family_base[name] = len(self.zone_names)
             if family.per_player:
@@ -158,6 +161,10 @@ class Game:
                 self.cell_zone.append(zone)
                 self.cell_row.append(r)
                 self.cell_column.append(col)
+                self.cell_neighbors.append(tuple(_around(first, rows, columns, r, col, ORTHOGONAL)))
+                self.cell_all_neighbors.append(tuple(_around(first, rows, columns, r, col, ORTHOGONAL + DIAGONAL)))
+                self.cell_lines.append((tuple(range(first + r * columns, first + (r + 1) * columns)),
+                                        tuple(first + i * columns + col for i in range(rows))))
         return (first, rows, columns)
 
     def _static_mask(self, zone):
@@ -362,3 +369,13 @@ def _meets(test, c) -> bool:
         return bool(test(None, {"component": c}))
     except RulesRuntimeError:
         return False
+
+
+ORTHOGONAL = ((-1, 0), (0, -1), (0, 1), (1, 0))
+DIAGONAL = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def _around(first, rows, columns, r, c, steps):
+    """The cells one step away from row r, column c of a grid, in cell order."""
+    return sorted(first + (r + dr) * columns + c + dc for dr, dc in steps
+                  if 0 <= r + dr < rows and 0 <= c + dc < columns)

@@ -196,6 +196,9 @@ def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
     ("[c for c in market if c.value - c.bonus == 0]", True),
     ("[c for c in market if worth(c) >= 4]", False),
     ("any(c.value - c.bonus == 0 for c in market)", True),
+    ("all(c.value >= 2 for c in market)", True),
+    ("[c for c in market if not c.face and c.tapped]", True),
+    ("all(c.value >= 2 for c in market if c.face)", False),
     ("[c for c in market if c.value == max(c.value for c in market)]", False),
     ("[c for c in market if rich(active) and c.value == 2]", False),
 ])
