@@ -297,15 +297,17 @@ class Compiler:
             base = game.family_base[name]
             return lambda s, e: base + obj(s, e)
         if kind == "kzone":
-            base, index, kinds = game.family_base[name], game.kind_index, game.kinds
-            holder = self.rs.zones[name].per_kind
+            zone_of = self._attached_zones(name)
+            key = self.local_key(node.obj)
 
             def attached(s, e):
-                c = obj(s, e)
-                if kinds[c] != holder:
-                    raise RulesRuntimeError(f"{game.names[c]} is a {kinds[c]}; only a {holder} has a "
+                c = e[key] if key is not None else obj(s, e)
+                zone = zone_of[c]
+                if zone is None:
+                    holder = self.rs.zones[name].per_kind
+                    raise RulesRuntimeError(f"{game.names[c]} is a {game.kinds[c]}; only a {holder} has a "
                                             f"zone '{name}'")
-                return base + index[c]
+                return zone
             return attached
         if kind == "cprop":
             if name == "owner":
@@ -318,6 +320,13 @@ class Compiler:
             table = game.names if name == "name" else game.kinds
             return lambda s, e: table[obj(s, e)]
         raise AssertionError(kind)
+
+    def _attached_zones(self, name) -> list:
+        """Per component, its zone of the per-component family ``name`` (None if it has none)."""
+        game = self.game
+        base, holder = game.family_base[name], self.rs.zones[name].per_kind
+        return [base + game.kind_index[c] if game.kinds[c] == holder else None
+                for c in range(game.num_components)]
 
     def _x_index(self, node):
         obj, index = self.as_list(node.obj), self.expr(node.index)
