@@ -266,9 +266,10 @@ def _selection(compiler, node, var):
 
 
 def _element_key(compiler, node, var):
-    """What ``node`` reads of the element ``var``: ('self',), ('at',) (the component on the cell),
-    ('attr', table, name), ('mark', name) or ('attr-mark', table, name, mark name); None if it is
-    anything else."""
+    """What ``node`` reads of the element ``var``: ('self',); ('state', list) for what the state
+    keeps per component or cell (``c.zone``: 'loc', ``c.cell``: 'cell_of', ``at(cell)``: 'cells');
+    ('attr', table, name) for a printed attribute (or the component's name or kind: name None);
+    ('mark', name); ('attr-mark', table, name, mark name); None if it is anything else."""
     if compiler.is_define(node):
         with compiler.expanding(node) as body:
             return _element_key(compiler, body, var)
@@ -276,7 +277,7 @@ def _element_key(compiler, node, var):
         return ("self",)
     if (isinstance(node, ast.Call) and node.func == "at" and len(node.args) == 1 and not node.kwargs
             and compiler.local_key(node.args[0]) == var):
-        return ("at",)
+        return ("state", "cells")
     if isinstance(node, ast.BinOp) and node.op == "-":
         left, right = _element_key(compiler, node.left, var), _element_key(compiler, node.right, var)
         if left is not None and right is not None and left[0] == "attr" and right[0] == "mark":
@@ -288,6 +289,10 @@ def _element_key(compiler, node, var):
             return ("attr", compiler.game.attr_tables[name], name)
         if kind == "mark":
             return ("mark", name)
+        if kind == "cprop" and name in ("zone", "cell"):
+            return ("state", "loc" if name == "zone" else "cell_of")
+        if kind == "cprop" and name in ("name", "kind"):
+            return ("attr", compiler.game.names if name == "name" else compiler.game.kinds, None)
     return None
 
 
@@ -305,10 +310,12 @@ def _select(key, op, value, game):
         def select(s, e, items):
             v = value(s, e)
             return [x for x in items if cmp(x, v)]
-    elif kind == "at":
+    elif kind == "state":
+        slot = key[1]
+
         def select(s, e, items):
-            v, cells = value(s, e), s.cells
-            return [x for x in items if cmp(cells[x], v)]
+            v, per_item = value(s, e), getattr(s, slot)
+            return [x for x in items if cmp(per_item[x], v)]
     elif kind == "mark":
         name = key[1]
 
