@@ -198,9 +198,10 @@ class Compiler:
         for a in args:
             (closure, key), reads = self.reads_during(lambda a=a: (self.expr(a), self.local_key(a)))
             bound.append((closure, key, reads))
-        self.inline.append(dict(zip(self.rs.defines[self.symbols[node][1]].params, bound)))
+        define = self.rs.defines[self.symbols[node][1]]
+        self.inline.append(dict(zip(define.params, bound)))
         try:
-            yield self.rs.defines[self.symbols[node][1]].body
+            yield define.body
         finally:
             self.inline.pop()
 

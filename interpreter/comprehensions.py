@@ -122,7 +122,9 @@ def compile_comprehension(compiler, node):
     reduce = _filter_list if filtering else _REDUCERS[node.func]
     elem = compiler.expr(node.elem)
     cond = compiler.expr(node.cond) if node.cond is not None else _true
-    plain = lambda s, e: _scoped(reduce, s, e, var, source(s, e), cond, elem)  # noqa: E731
+
+    def plain(s, e):
+        return _scoped(reduce, s, e, var, source(s, e), cond, elem)
     return _selecting(compiler, node, source, plain) or plain
 
 
