@@ -15,6 +15,14 @@ from .actions import legal_actions_at
 from .views import view_of
 
 MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15  # splitmix64's increment
+
+
+def _mixed(z: int) -> int:
+    """splitmix64's output for the generator state ``z``."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
 FORMAT = 1
 
 
@@ -45,10 +53,8 @@ class State:
     # ---- randomness ----------------------------------------------------------------------------
     def random_below(self, n: int) -> int:
         """A uniform whole number in [0, n) from the state's splitmix64 generator."""
-        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return (z ^ (z >> 31)) % n
+        self.rng = z = (self.rng + GOLDEN_GAMMA) & MASK64
+        return _mixed(z) % n
 
     def shuffle_zone(self, zone: int) -> None:
         cards = self.zones[zone]
@@ -56,12 +62,10 @@ class State:
         known = self.known
         for c in cards:
             known[c] &= keep
-        z = self.rng  # random_below, inlined: the same numbers in the same order
+        z = self.rng  # the steps of random_below, with the generator's state in a local
         for i in range(len(cards) - 1, 0, -1):
-            z = (z + 0x9E3779B97F4A7C15) & MASK64
-            r = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            r = ((r ^ (r >> 27)) * 0x94D049BB133111EB) & MASK64
-            j = (r ^ (r >> 31)) % (i + 1)
+            z = (z + GOLDEN_GAMMA) & MASK64
+            j = _mixed(z) % (i + 1)
             cards[i], cards[j] = cards[j], cards[i]
         self.rng = z
 
