@@ -88,8 +88,8 @@ def frozen(value):
 
 
 def _equivalence(s):
-    """The key under which components are interchangeable in this state (``Game.equivalence_key``),
-    as a fast function of the component."""
+    """The key under which components are interchangeable in this state, as a function of the
+    component: its name, zone, cell (on a grid) and marks are the same."""
     game = s.game
     columns = [game.name_index, s.loc] + ([s.cell_of] if game.has_grids else []) + list(s.marks.values())
     if len(columns) == 2:
@@ -101,7 +101,7 @@ def _equivalence(s):
     if len(columns) == 4:
         a, b, d, f = columns
         return lambda c: (a[c], b[c], d[c], f[c]) if c is not None else None
-    return lambda c: game.equivalence_key(s, c)
+    return lambda c: tuple(column[c] for column in columns) if c is not None else None
 
 
 def legal_actions_at(s, env, spec, player) -> list:

@@ -329,16 +329,6 @@ class Game:
             return self.score(s, player)
         return self._evaluation(s, {"player": player})
 
-    def equivalence_key(self, s: State, c: int):
-        """Components with equal keys are interchangeable in a decision."""
-        if c is None:
-            return None
-        marks = s.marks
-        key = (self.name_index[c], s.loc[c], s.cell_of[c]) if self.has_grids else (self.name_index[c], s.loc[c])
-        if not marks:
-            return key
-        return key + tuple(m[c] for m in marks.values())
-
     def action_text(self, option, values) -> str:
         texts = {}
         for name, value, kind in zip(option.param_names, values, option.param_kinds):
