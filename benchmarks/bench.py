@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from interpreter import RulebookError, load_game  # noqa: E402
-from interpreter.mcts import Search  # noqa: E402
+from interpreter.bots.mcts import Search  # noqa: E402
 
 TARGETS = {"la-famiglia": 10_000}  # decisions per second this engine aims at, per ruleset
 SAMPLE_STATES = 200  # states on which clone() and the JSON round trip are timed

@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_game  # noqa: E402
-from interpreter.simulation import RunSpec, run  # noqa: E402
-from interpreter.stats import wilson_interval  # noqa: E402
+from interpreter.analysis.simulation import RunSpec, run  # noqa: E402
+from interpreter.analysis.stats import wilson_interval  # noqa: E402
 
 
 def measure(game, bot: str, games: int, seed: int, jobs: int) -> dict:

@@ -6,8 +6,8 @@ import pytest
 
 from interpreter import load_game
 from interpreter.bots import BOTS, make_bot, play_game
-from interpreter.mcts import Search
-from interpreter.simulation import RunSpec, run
+from interpreter.bots.mcts import Search
+from interpreter.analysis.simulation import RunSpec, run
 
 
 def mid_game(seed=4, moves=14):

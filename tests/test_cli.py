@@ -15,7 +15,7 @@ from dsl.errors import ParameterError
 from interpreter import load_game
 from interpreter.bots import BOTS, Bot, RandomBot, make_bot, split_specs
 from interpreter.cli import main
-from interpreter.render import render_view
+from interpreter.cli.render import render_view
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

@@ -2,7 +2,7 @@
 import math
 import random
 
-from interpreter import stats
+from interpreter.analysis import stats
 
 
 def test_incomplete_beta_closed_forms():

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import ErrorList, load_game
-from interpreter.cli_info import variants_of
+from interpreter.cli.info import variants_of
 
 VARIANTS = sorted(Path("rulesets/variants").glob("*.yaml"))
 

@@ -15,10 +15,10 @@ from rich.text import Text
 
 from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
 
-from . import cli_info, cli_sim
-from .bots import bot_seed, make_bot, play_game, split_specs
-from .game import load_game
-from .match_log import MatchRecorder, log_header, replay, write_logs
+from . import info as cli_info, sim as cli_sim
+from ..bots import bot_seed, make_bot, play_game, split_specs
+from ..game import load_game
+from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
 from .render import render_view, result_text
 
 HUMAN = "human"

@@ -1,4 +1,4 @@
-"""Bots: players that choose an action by themselves.
+"""The base of every bot, the registry of bots by name, and bot specs such as ``mcts:iterations=400``.
 
 A bot sees a state only through the public API (``legal_actions()``, ``view(seat)``, ``clone()``,
 ...); it never reads hidden parts of the state directly.  Bots are named by a spec string such as
@@ -9,9 +9,9 @@ from __future__ import annotations
 import hashlib
 import random
 
-from dsl.errors import ParameterError, RulebookError
+from dsl.errors import ParameterError
 
-from .mcts import Search, action_key
+from ..actions import frozen
 
 
 class Bot:
@@ -35,79 +35,12 @@ class Bot:
         raise NotImplementedError
 
 
-class RandomBot(Bot):
-    """Chooses uniformly among the legal actions."""
-
-    name = "random"
-    description = "chooses uniformly at random among the legal actions"
-
-    def choose(self, state):
-        actions = state.legal_actions()
-        return actions[self.rng.randrange(len(actions))]
+def action_key(action):
+    """Actions of different determinizations are the same tree edge when option and values match."""
+    return (id(action.option), frozen(action.values))
 
 
-def lead(state, seat: int) -> float:
-    """How far ``seat`` is ahead of the best other seat: by the result once the game is over, else by
-    the ruleset's evaluation."""
-    if state.is_terminal():
-        winners = state.winners()
-        return 0.0 if seat in winners and len(winners) > 1 else (1e9 if seat in winners else -1e9)
-    values = [state.evaluate(p) for p in range(state.game.num_players)]
-    others = [v for p, v in enumerate(values) if p != seat]
-    return values[seat] - (max(others) if others else 0)
-
-
-class GreedyBot(Bot):
-    """Looks one action ahead on determinized copies and keeps the best lead."""
-
-    name = "greedy"
-    description = ("takes the action after which its lead by the ruleset's evaluation (or score) is "
-                   "largest, judged on copies with the hidden cards dealt anew; random among equals")
-    options = {"samples": 1}
-
-    def choose(self, state):
-        actions = state.legal_actions()
-        if len(actions) == 1:
-            return actions[0]
-        totals = [0.0] * len(actions)
-        for _ in range(max(1, self.settings["samples"])):
-            world = state.determinize(self.seat, self.rng)
-            by_key = {action_key(a): a for a in world.legal_actions()}
-            for i, action in enumerate(actions):
-                mirrored = by_key.get(action_key(action))
-                if mirrored is None:
-                    continue
-                after = world.clone()
-                try:
-                    after.apply_action(mirrored)
-                except RulebookError:
-                    continue  # a dealing the rules cannot go on from (see State.determinize)
-                totals[i] += lead(after, self.seat)
-        best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
-
-
-class MctsBot(Bot):
-    """Information-set Monte Carlo tree search (see interpreter/mcts.py)."""
-
-    name = "mcts"
-    description = ("information-set Monte Carlo tree search over determinized states; strength by "
-                   "iterations per move or seconds per move; a shared win is worth `shared` split "
-                   "among the sharers, a sole win 1")
-    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
-
-    def __init__(self, seat: int, seed: int, **options):
-        super().__init__(seat, seed, **options)
-        settings = self.settings
-        self.search = Search(seat, self.rng, iterations=settings["iterations"],
-                             seconds=settings["seconds"] or None, exploration=settings["c"],
-                             rollout_depth=settings["depth"], shared=settings["shared"])
-
-    def choose(self, state):
-        return self.search.best_action(state)
-
-
-BOTS: dict = {cls.name: cls for cls in (RandomBot, GreedyBot, MctsBot)}
+BOTS: dict = {}
 
 
 def register_bot(cls) -> type:

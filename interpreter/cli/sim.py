@@ -12,10 +12,10 @@ from rich.text import Text
 
 from dsl.errors import ParameterError
 
-from . import report, stats
-from .bots import make_bot
-from .match_log import write_logs
-from .simulation import RunSpec, compare, simulate
+from ..analysis import report, stats
+from ..bots import make_bot
+from ..analysis.match_log import write_logs
+from ..analysis.simulation import RunSpec, compare, simulate
 
 
 def add_run_arguments(parser) -> None:

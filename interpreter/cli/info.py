@@ -11,7 +11,7 @@ from rich.text import Text
 from dsl.explain import explain
 from dsl.yaml_loader import load_yaml_file
 
-from .game import RULESETS_DIR, find_base, find_ruleset
+from ..game import RULESETS_DIR, find_base, find_ruleset
 
 
 def param_rows(game) -> list:

@@ -13,7 +13,7 @@ import time
 
 from dsl.errors import RulebookError
 
-from .actions import frozen
+from .base import Bot, action_key, register_bot
 
 
 class Node:
@@ -24,11 +24,6 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = [0.0] * seats
-
-
-def action_key(action):
-    """Actions of different determinizations are the same tree edge when option and values match."""
-    return (id(action.option), frozen(action.values))
 
 
 def outcome(state, seats: int, shared: float = 0.5) -> list:
@@ -129,3 +124,24 @@ class Search:
             if s.is_terminal():
                 return
             s.apply_action(choice(s.legal_actions()))
+
+
+@register_bot
+class MctsBot(Bot):
+    """Information-set Monte Carlo tree search (:class:`Search`)."""
+
+    name = "mcts"
+    description = ("information-set Monte Carlo tree search over determinized states; strength by "
+                   "iterations per move or seconds per move; a shared win is worth `shared` split "
+                   "among the sharers, a sole win 1")
+    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
+
+    def __init__(self, seat: int, seed: int, **options):
+        super().__init__(seat, seed, **options)
+        settings = self.settings
+        self.search = Search(seat, self.rng, iterations=settings["iterations"],
+                             seconds=settings["seconds"] or None, exploration=settings["c"],
+                             rollout_depth=settings["depth"], shared=settings["shared"])
+
+    def choose(self, state):
+        return self.search.best_action(state)

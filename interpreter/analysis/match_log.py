@@ -16,7 +16,7 @@ from pathlib import Path
 
 from dsl.errors import ParameterError, RulebookError
 
-from .game import load_game
+from ..game import load_game
 
 FORMAT = "rulebook-log"
 VERSION = 1

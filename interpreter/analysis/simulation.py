@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from dsl.errors import RulebookError
 
 from . import stats
-from .bots import bot_seed, make_bot, play_game
-from .game import load_game
+from ..bots import bot_seed, make_bot, play_game
+from ..game import load_game
 from .match_log import MatchRecorder, log_header
 
 

@@ -1,0 +1,1 @@
+"""What stands on the engine to study games: simulation, statistics, reports and play logs."""

@@ -1,0 +1,13 @@
+"""Bots: players that choose an action by themselves.
+
+A bot sees a state only through the public API (``legal_actions()``, ``view(seat)``, ``clone()``,
+...); it never reads hidden parts of the state directly.  Bots are named by a spec string such as
+``random`` or ``name:key=value,key=value``; :func:`make_bot` turns a spec into a bot for one seat.
+"""
+from .base import BOTS, Bot, action_key, bot_seed, make_bot, parse_spec, play_game, register_bot, split_specs
+from .random import RandomBot
+from .greedy import GreedyBot, lead
+from .mcts import MctsBot, Search
+
+__all__ = ["BOTS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs",
+           "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
