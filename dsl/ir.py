@@ -140,6 +140,7 @@ class Option:
     position: Position
     decline: bool = False
     public: bool = False
+    stages: tuple = ()  # the parameters in the order a staged decision asks them (empty: declared order)
 
 
 @dataclass
@@ -195,3 +196,4 @@ class Ruleset:
     types: dict = field(default_factory=dict)  # Node -> Type
     symbols: dict = field(default_factory=dict)  # Node -> tuple
     data: object = None  # the raw document data, for tools such as `explain`
+    stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order

@@ -460,8 +460,29 @@ class Resolver(Declarations):
                     self.error(CheckError(f"the text uses '{{{field}}}', which is no parameter of this option",
                                           hint=suggest(field, dict(params))), path + ("text",))
         body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
-        return ir.Option(name, text, params, require, body, self.doc.key_position(path),
-                         public=bool(spec.get("public", False)))
+        stages = self._stages(spec, params, path)
+        position = self.doc.key_position(path)
+        if stages:
+            self.rs.stage_orders[position] = stages
+        return ir.Option(name, text, params, require, body, position,
+                         public=bool(spec.get("public", False)), stages=stages)
+
+    def _stages(self, spec, params, path) -> tuple:
+        """The order in which a staged decision asks an option's parameters (``stages:``): named
+        parameters first, in the order given, then the others in their declared order."""
+        named = spec.get("stages") or []
+        declared = [pname for pname, _ in params]
+        for pname in named:
+            if pname not in declared:
+                self.error(CheckError(f"'stages' names '{pname}', which is no parameter of this option",
+                                      hint=suggest(pname, dict(params))), path + ("stages",))
+                return ()
+        if len(set(named)) != len(named):
+            self.error(CheckError("'stages' names a parameter twice", hint="name each parameter once"),
+                       path + ("stages",))
+            return ()
+        order = tuple(named) + tuple(p for p in declared if p not in named)
+        return order if order != tuple(declared) else ()
 
 
 def _first_decision(rs, name, seen):

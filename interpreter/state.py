@@ -10,7 +10,7 @@ import json
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
-from . import vm
+from . import staging, vm
 from .actions import legal_actions_at
 from .views import view_of
 
@@ -176,6 +176,17 @@ class State:
             spec = self.game.procs[frame[0]].code[frame[1]][1]
             self.legal_cache = legal_actions_at(self, frame[2], spec, self.decider)
         return self.legal_cache
+
+    def staged_choices(self, prefix: tuple = ()) -> list:
+        """The choices of the next stage of the decision, given the values chosen so far
+        (see :mod:`interpreter.staging`)."""
+        self._check_usable()
+        return staging.staged_choices(self, prefix)
+
+    def staged_action(self, prefix):
+        """The legal action a complete prefix of staged choices names."""
+        self._check_usable()
+        return staging.staged_action(self, prefix)
 
     def parse_action(self, text: str):
         """The legal action whose text is ``text`` (spacing and case do not matter)."""
