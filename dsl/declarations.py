@@ -3,6 +3,8 @@ and definitions — checked and turned into :mod:`dsl.ir` records.  :class:`dsl.
 builds on this to check the statements."""
 from __future__ import annotations
 
+import operator
+
 import re
 import string
 
@@ -220,8 +222,12 @@ class Declarations:
                 self.rs.defines[name] = ir.Define(name, params, node, self.doc.key_position(path))
 
 
+_STATIC_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+                       ">": operator.gt, ">=": operator.ge}
+
+
 def _static_eval(node, params):
-    """Evaluate a load-time expression: literals, parameters, constants, and/or/not, ==, if-else."""
+    """Evaluate a load-time expression: literals, parameters, constants, and/or/not, comparisons, + - *, if-else."""
     if isinstance(node, ast.Literal):
         return node.value
     if isinstance(node, ast.Name):
@@ -240,9 +246,11 @@ def _static_eval(node, params):
         if node.op == "and":
             return left and _static_eval(node.right, params)
         return left or _static_eval(node.right, params)
-    if isinstance(node, ast.Compare) and node.op in ("==", "!="):
-        equal = _static_eval(node.left, params) == _static_eval(node.right, params)
-        return equal if node.op == "==" else not equal
+    if isinstance(node, ast.Compare) and node.op in _STATIC_COMPARISONS:
+        left, right = _static_eval(node.left, params), _static_eval(node.right, params)
+        if node.op not in ("==", "!=") and not (isinstance(left, int) and isinstance(right, int)):
+            raise CheckError(f"'{node.op}' compares numbers", node.pos)
+        return _STATIC_COMPARISONS[node.op](left, right)
     if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*"):
         a, b = _static_eval(node.left, params), _static_eval(node.right, params)
         return a + b if node.op == "+" else a - b if node.op == "-" else a * b

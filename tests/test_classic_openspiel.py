@@ -47,21 +47,43 @@ def by_name(names: dict):
 class Pairing:
     """How one classic ruleset corresponds to an OpenSpiel game."""
 
-    def __init__(self, ruleset, openspiel, params, action, chance=None, players=2):
+    def __init__(self, ruleset, openspiel, params, action, chance=None, players=2, ours=None, turn_based=False):
         self.ruleset, self.openspiel, self.params = ruleset, openspiel, params
         self.action, self.chance, self.players = action, chance, players
+        self.ours, self.turn_based = ours or {}, turn_based
+
+    def load(self):
+        """The pair of games: ours and OpenSpiel's (simultaneous games made turn-based, as ours are)."""
+        spiel = pyspiel.load_game(self.openspiel, self.params)
+        if self.turn_based:
+            spiel = pyspiel.convert_to_turn_based(spiel)
+        return load_game(CLASSIC / self.ruleset, players=self.players, params=self.ours), spiel
 
 
-def kuhn_chance(state, spiel_state):
+def kuhn_chance(state, spiel_state, index: int) -> int:
     """OpenSpiel deals player 0's card, then player 1's (0 = J, 1 = Q, 2 = K)."""
-    dealt = sum(1 for _ in spiel_state.history())
-    return hand_value(state, dealt)
+    return hand_value(state, index)
+
+
+def goofspiel_chance(state, spiel_state, index: int) -> int:
+    """With random points order OpenSpiel turns up each prize by chance (outcome = value - 1)."""
+    (prize,) = state.view(0)["zones"]["prize_row"]
+    return prize["value"] - 1
+
+
+def goofspiel(order: str) -> Pairing:
+    return Pairing("goofspiel.yaml", "goofspiel", {"num_cards": 4, "points_order": order, "returns_type": "win_loss"},
+                   lambda state, action: int(str(action).split()[-1]) - 1, chance=goofspiel_chance,
+                   ours={"num_cards": 4, "points_order": order}, turn_based=True)
 
 
 PAIRINGS = {
     "tic-tac-toe": Pairing("tic-tac-toe.yaml", "tic_tac_toe", {}, cell_index(3)),
     "connect-four": Pairing("connect-four.yaml", "connect_four", {},
                             lambda state, action: action.values[0] - 1),
+    "goofspiel-descending": goofspiel("descending"),
+    "goofspiel-ascending": goofspiel("ascending"),
+    "goofspiel-random": goofspiel("random"),
     "kuhn-poker": Pairing("kuhn-poker.yaml", "kuhn_poker", {"players": 2},
                           by_name({"check": 0, "fold": 0, "bet": 1, "call": 1}), chance=kuhn_chance),
 }
@@ -71,10 +93,11 @@ def play_side_by_side(ours, spiel, pairing: Pairing, seed: int) -> None:
     rng = random.Random(seed)
     s = ours.new_initial_state(seed)
     t = spiel.new_initial_state()
-    step = 0
+    step = chances = 0
     while True:
         while t.is_chance_node():
-            outcome = pairing.chance(s, t)
+            outcome = pairing.chance(s, t, chances)
+            chances += 1
             allowed = dict(t.chance_outcomes())
             assert outcome in allowed, f"seed {seed}: our deal {outcome} is not an OpenSpiel outcome {allowed}"
             t.apply_action(outcome)
@@ -94,7 +117,6 @@ def play_side_by_side(ours, spiel, pairing: Pairing, seed: int) -> None:
 @pytest.mark.parametrize("name", sorted(PAIRINGS))
 def test_classic_ruleset_plays_like_openspiel(name):
     pairing = PAIRINGS[name]
-    ours = load_game(CLASSIC / pairing.ruleset, players=pairing.players)
-    spiel = pyspiel.load_game(pairing.openspiel, pairing.params)
+    ours, spiel = pairing.load()
     for seed in range(TRAJECTORIES):
         play_side_by_side(ours, spiel, pairing, seed)
