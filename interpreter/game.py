@@ -16,7 +16,8 @@ from dsl.registry import EFFECTS, FUNCTIONS
 
 from . import effects as _effects  # noqa: F401  (fills the effect registry)
 from . import functions as _functions  # noqa: F401  (fills the function registry)
-from . import views, vm
+from . import chance, views, vm
+from .chance import ChanceRecord
 from .compiler import Compiler, component_content
 from .effects import GameOver
 from .state import FORMAT, State
@@ -247,11 +248,12 @@ class Game:
         return per_zone
 
     # ---- states ------------------------------------------------------------------------------
-    def new_initial_state(self, seed: int = 0, arrange=None) -> State:
+    def new_initial_state(self, seed: int = 0, arrange=None, explicit_chance: bool = False) -> State:
         """A new game: components created, ``setup`` run, the flow advanced to the first decision.
 
         ``arrange``, if given, is called with the state after setup and before the flow starts; tests
-        use it (through :func:`interpreter.positions.arrange`) to set up a position."""
+        use it (through :func:`interpreter.positions.arrange`) to set up a position.  With
+        ``explicit_chance`` every random event is a chance node (see :mod:`interpreter.chance`)."""
         s = State(self)
         s.zones = [z[:] for z in self.initial_zones]
         s.loc = [0] * self.num_components
@@ -265,6 +267,15 @@ class Game:
         s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
         s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
         s.rng = int(seed) & ((1 << 64) - 1)
+        if explicit_chance:
+            s.chance = ChanceRecord()
+            chance.start(s, lambda work: self.start_state(work, arrange))
+        else:
+            self.start_state(s, arrange)
+        return s
+
+    def start_state(self, s: State, arrange=None) -> None:
+        """Run ``setup`` on a new state and the flow to its first decision (or the end)."""
         try:
             vm.execute(s, [[self.setup_proc, 0, {}]], False)
             if arrange is not None:
@@ -277,7 +288,6 @@ class Game:
         except RulebookError as exc:
             s.failure = exc
             raise
-        return s
 
     def state_from_json(self, data) -> State:
         """Rebuild a state from ``State.to_json()`` text (or its dict)."""
@@ -311,6 +321,8 @@ class Game:
         s.decider = data["decider"]
         s.over = data["over"]
         s.moves = data["moves"]
+        if "chance" in data:
+            s.chance = chance.record_from_dict(self, data["chance"])
         return s
 
     # ---- scoring and naming --------------------------------------------------------------------

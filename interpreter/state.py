@@ -10,7 +10,7 @@ import json
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
-from . import staging, vm
+from . import chance, staging, vm
 from .actions import legal_actions_at
 from .views import view_of
 
@@ -28,7 +28,8 @@ FORMAT = 1
 
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
-                 "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure")
+                 "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure",
+                 "chance")
 
     def __init__(self, game):
         self.game = game
@@ -49,10 +50,14 @@ class State:
         self.trigger_depth = 0
         self.notes: list = []
         self.failure = None
+        self.chance = None  # explicit chance mode only (see interpreter/chance.py)
 
     # ---- randomness ----------------------------------------------------------------------------
     def random_below(self, n: int) -> int:
-        """A uniform whole number in [0, n) from the state's splitmix64 generator."""
+        """A uniform whole number in [0, n) from the state's splitmix64 generator (in explicit chance
+        mode: the next chance outcome)."""
+        if self.chance is not None:
+            return self.chance.next(n)
         self.rng = z = (self.rng + GOLDEN_GAMMA) & MASK64
         return _mixed(z) % n
 
@@ -62,6 +67,11 @@ class State:
         known = self.known
         for c in cards:
             known[c] &= keep
+        if self.chance is not None:  # explicit chance: the top first, one outcome each
+            for i in range(len(cards) - 1, 0, -1):
+                j = self.chance.next(i + 1)
+                cards[i], cards[j] = cards[j], cards[i]
+            return
         z = self.rng  # the steps of random_below, with the generator's state in a local
         for i in range(len(cards) - 1, 0, -1):
             z = (z + GOLDEN_GAMMA) & MASK64
@@ -161,14 +171,27 @@ class State:
             raise RulesRuntimeError(f"this state is broken by an earlier error: {self.failure}")
 
     def current_player(self):
-        """The seat that must decide now, or None when the game is over."""
+        """The seat that must decide now, ``chance.CHANCE`` (-1) at a chance node, or None when the
+        game is over."""
+        if self.chance is not None and self.chance.count is not None:
+            return chance.CHANCE
         return None if self.over else self.decider
+
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a chance outcome (explicit chance mode only)."""
+        return self.chance is not None and self.chance.count is not None
+
+    def chance_outcomes(self) -> list:
+        """``(outcome, probability)`` for every outcome of a chance node; empty elsewhere."""
+        return chance.outcomes(self) if self.is_chance_node() else []
 
     def is_terminal(self) -> bool:
         return self.over
 
     def legal_actions(self) -> list:
         self._check_usable()
+        if self.chance is not None and self.chance.count is not None:
+            return [outcome for outcome, _ in chance.outcomes(self)]
         if self.over:
             return []
         if self.legal_cache is None:
@@ -202,8 +225,11 @@ class State:
 
     def apply_action(self, action) -> None:
         """Take an action (an Action or its text).  An illegal one raises IllegalActionError and
-        leaves the state as it was."""
+        leaves the state as it was.  In explicit chance mode a chance outcome is applied the same way."""
         self._check_usable()
+        if self.chance is not None and self.chance.explicit:
+            chance.apply(self, action)
+            return
         if self.over:
             raise IllegalActionError("the game is over")
         if isinstance(action, str):
@@ -270,6 +296,7 @@ class State:
         new.trigger_depth = 0
         new.notes = list(self.notes)
         new.failure = self.failure
+        new.chance = None if self.chance is None else self.chance.copy()
         return new
 
     def determinize(self, player: int, rng) -> "State":
@@ -363,7 +390,7 @@ class State:
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
                 "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
                 "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
-                "moves": self.moves}
+                "moves": self.moves, **({} if self.chance is None else {"chance": self.chance.to_dict()})}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)

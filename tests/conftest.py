@@ -1,6 +1,6 @@
 """Shared paths and helpers of the test suite.
 
-``RULESETS`` are the shipped rulesets (``rulesets/*.yaml``), ``VARIANTS`` the shipped variants
+``RULESETS`` are the shipped rulesets (``rulesets/*.yaml`` and the classic games in ``rulesets/classic/``), ``VARIANTS`` the shipped variants
 (``rulesets/variants/*.yaml``, each ``extends:`` a ruleset); ``TEST_GAMES`` are small valid rulesets
 that live with the tests (the base of the broken rulesets, the context of the conformance cases) and
 are played by the generic invariant test as well.
@@ -17,7 +17,8 @@ ROOT = TESTS.parent
 if str(ROOT) not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml"))
+CLASSIC = sorted((ROOT / "rulesets" / "classic").glob("*.yaml"))
+RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + CLASSIC
 VARIANTS = sorted((ROOT / "rulesets" / "variants").glob("*.yaml"))
 BROKEN = TESTS / "broken"
 CONFORMANCE = TESTS / "conformance"

@@ -65,6 +65,21 @@ def kuhn_chance(state, spiel_state, index: int) -> int:
     return hand_value(state, index)
 
 
+def leduc_card(card: dict) -> int:
+    """OpenSpiel's Leduc card number: rank * 2 + suit."""
+    return card["value"] * 2 + ("s", "h").index(card["suit"])
+
+
+def leduc_chance(state, spiel_state, index: int) -> int:
+    """OpenSpiel deals player 0's card, player 1's, and after the first round the public card."""
+    if index < 2:
+        names = state.game.player_names
+        (card,) = state.view(index)["zones"]["hand"][names[index]]
+    else:
+        (card,) = state.view(0)["zones"]["public"]
+    return leduc_card(card)
+
+
 def goofspiel_chance(state, spiel_state, index: int) -> int:
     """With random points order OpenSpiel turns up each prize by chance (outcome = value - 1)."""
     (prize,) = state.view(0)["zones"]["prize_row"]
@@ -84,6 +99,8 @@ PAIRINGS = {
     "goofspiel-descending": goofspiel("descending"),
     "goofspiel-ascending": goofspiel("ascending"),
     "goofspiel-random": goofspiel("random"),
+    "leduc-poker": Pairing("leduc-poker.yaml", "leduc_poker", {"players": 2},
+                           by_name({"fold": 0, "call": 1, "raise": 2}), chance=leduc_chance),
     "kuhn-poker": Pairing("kuhn-poker.yaml", "kuhn_poker", {"players": 2},
                           by_name({"check": 0, "fold": 0, "bet": 1, "call": 1}), chance=kuhn_chance),
 }
