@@ -137,3 +137,88 @@ def test_classic_ruleset_plays_like_openspiel(name):
     ours, spiel = pairing.load()
     for seed in range(TRAJECTORIES):
         play_side_by_side(ours, spiel, pairing, seed)
+
+
+def deal_distribution(game, read) -> dict:
+    """The distribution of ``read(state)`` over every way explicit chance can resolve the setup."""
+    found: dict = {}
+    todo = [(game.new_initial_state(0, explicit_chance=True), 1.0)]
+    while todo:
+        state, p = todo.pop()
+        if not state.is_chance_node():
+            key = read(state)
+            found[key] = found.get(key, 0.0) + p
+            continue
+        for outcome, q in state.chance_outcomes():
+            child = state.clone()
+            child.apply_action(outcome)
+            todo.append((child, p * q))
+    return found
+
+
+def spiel_deal_distribution(spiel, depth: int) -> dict:
+    """The distribution of OpenSpiel's first ``depth`` chance outcomes."""
+    found: dict = {}
+    todo = [(spiel.new_initial_state(), 1.0, ())]
+    while todo:
+        state, p, seen = todo.pop()
+        if len(seen) == depth:
+            found[seen] = found.get(seen, 0.0) + p
+            continue
+        assert state.is_chance_node()
+        for outcome, q in state.chance_outcomes():
+            todo.append((state.child(outcome), p * q, seen + (outcome,)))
+    return found
+
+
+def assert_same_distribution(ours: dict, theirs: dict) -> None:
+    assert set(ours) == set(theirs)
+    for key, p in theirs.items():
+        assert ours[key] == pytest.approx(p), key
+
+
+def test_kuhn_deals_are_distributed_as_in_openspiel():
+    game = load_game(CLASSIC / "kuhn-poker.yaml")
+    ours = deal_distribution(game, lambda s: (hand_value(s, 0), hand_value(s, 1)))
+    assert_same_distribution(ours, spiel_deal_distribution(pyspiel.load_game("kuhn_poker"), 2))
+
+
+def test_leduc_deals_and_public_card_are_distributed_as_in_openspiel():
+    game = load_game(CLASSIC / "leduc-poker.yaml")
+
+    def read(state):
+        state = state.clone()
+        while not state.view(0)["zones"]["public"]:  # both call in the first round: the public card
+            state.apply_action("call")
+        hands = state.view(0)["zones"]["hand"], state.view(1)["zones"]["hand"]
+        names = state.game.player_names
+        return (leduc_card(hands[0][names[0]][0]), leduc_card(hands[1][names[1]][0]),
+                leduc_card(state.view(0)["zones"]["public"][0]))
+
+    theirs = {}
+    for (a, b, *_), p in spiel_deal_distribution(pyspiel.load_game("leduc_poker"), 2).items():
+        for c in set(range(6)) - {a, b}:
+            theirs[(a, b, c)] = p / 4
+    assert_same_distribution(deal_distribution(game, read), theirs)
+
+
+def test_tic_tac_toe_solved_through_the_public_api_is_a_draw():
+    game = load_game(CLASSIC / "tic-tac-toe.yaml")
+    memo: dict = {}
+
+    def value(state) -> int:
+        """The first player's result under perfect play (minimax over the public API)."""
+        if state.is_terminal():
+            return state.returns()[0]
+        grid = state.view(0)["zones"]["board"]["grid"]
+        key = tuple(cell and cell["name"] for row in grid for cell in row)
+        if key not in memo:
+            results = []
+            for action in state.legal_actions():
+                child = state.clone()
+                child.apply_action(action)
+                results.append(value(child))
+            memo[key] = max(results) if state.current_player() == 0 else min(results)
+        return memo[key]
+
+    assert value(game.new_initial_state(0)) == 0
