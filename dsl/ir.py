@@ -196,4 +196,5 @@ class Ruleset:
     types: dict = field(default_factory=dict)  # Node -> Type
     symbols: dict = field(default_factory=dict)  # Node -> tuple
     data: object = None  # the raw document data, for tools such as `explain`
+    reveal: tuple = ()  # the zone families every seat sees once the game is over
     stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order

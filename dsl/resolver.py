@@ -204,6 +204,14 @@ class Resolver(Declarations):
                              for i in range(len(spec.get("tiebreak") or []))]
         if "evaluation" in spec:
             self.rs.evaluation = self.expr(("scoring", "evaluation"), scope, INT, "an evaluation")
+        reveal = spec.get("reveal") or []
+        if reveal == "all":
+            reveal = list(self.rs.zones)
+        for i, zone in enumerate(reveal):
+            if zone not in self.rs.zones:
+                self.error(CheckError(f"'reveal' names unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
+                           ("scoring", "reveal", i))
+        self.rs.reveal = tuple(z for z in reveal if z in self.rs.zones)
 
     # ---- statements --------------------------------------------------------------------------
     def block(self, path, scope: Scope, ctx: _Context) -> list:

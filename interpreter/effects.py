@@ -8,6 +8,8 @@ from __future__ import annotations
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, Param
 
+from . import narration
+
 
 class GameOver(Exception):
     """Raised by end_game(): unwinds every running rule at once."""
@@ -72,12 +74,23 @@ def shuffle(state, zone):
     state.shuffle_zone(zone)
 
 
-@effect("end_game", [], None,
-        "End the game at once, in the middle of whatever is running; scoring follows.")
-def end_game(state):
+@effect("end_game", [Param("reason", "str", "")], None,
+        "End the game at once, in the middle of whatever is running; scoring follows. The reason, if "
+        "given, is told to everyone and kept as `state.end_reason` (simulations count games by it).")
+def end_game(state, reason=""):
+    if reason:
+        state.end_reason = reason
+        narration.add(state, reason, {})
     raise GameOver()
 
 
-@effect("log", [Param("message", "str")], None, "Add a line to the game's log (shown in play).")
-def log(state, message):
-    state.note(message)
+@effect("log", [Param("message", "str"), Param("player", "player", None), Param("component", "items", None),
+                Param("number", "int", None), Param("other", "player", None), Param("count", "int", None),
+                Param("to", "player", None)], None,
+        "Narrate what happens: the message, with `{player}`, `{other}`, `{component}` (a component or "
+        "a list), `{number}` and `{count}` filled in from the arguments of those names. It goes to "
+        "everyone, or only to the seat `to` (`to=owner_of(zone)`: the zone's owner). A component is "
+        "named only to seats that could see it then; the others read 'a card' (its kind).")
+def log(state, message, player=None, component=None, number=None, other=None, count=None, to=None):
+    narration.add(state, message, {"player": player, "component": component, "number": number,
+                                   "other": other, "count": count}, to)

@@ -323,6 +323,8 @@ class Game:
         s.moves = data["moves"]
         if "chance" in data:
             s.chance = chance.record_from_dict(self, data["chance"])
+        s.narrative = list(data.get("narrative", []))
+        s.end_reason = data.get("end_reason")
         return s
 
     # ---- scoring and naming --------------------------------------------------------------------

@@ -10,7 +10,7 @@ import json
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
-from . import chance, staging, vm
+from . import chance, narration, staging, vm
 from .actions import legal_actions_at
 from .views import view_of
 
@@ -29,7 +29,7 @@ FORMAT = 1
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
                  "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure",
-                 "chance")
+                 "chance", "narrative", "end_reason")
 
     def __init__(self, game):
         self.game = game
@@ -51,6 +51,8 @@ class State:
         self.notes: list = []
         self.failure = None
         self.chance = None  # explicit chance mode only (see interpreter/chance.py)
+        self.narrative: list = []  # what happened, as entries of interpreter.narration
+        self.end_reason = None  # the reason end_game() gave, if any
 
     # ---- randomness ----------------------------------------------------------------------------
     def random_below(self, n: int) -> int:
@@ -211,6 +213,11 @@ class State:
         self._check_usable()
         return staging.staged_action(self, prefix)
 
+    def narration(self, seat=None, start: int = 0) -> list:
+        """The messages ``seat`` may read (None: the public ones), from its ``start``-th on, each
+        ``{"text": str, "parts": [...], "move": int}`` (see :mod:`interpreter.narration`)."""
+        return narration.narration(self, seat, start)
+
     def parse_action(self, text: str):
         """The legal action whose text is ``text`` (spacing and case do not matter)."""
         wanted = " ".join(str(text).split()).lower()
@@ -297,6 +304,8 @@ class State:
         new.notes = list(self.notes)
         new.failure = self.failure
         new.chance = None if self.chance is None else self.chance.copy()
+        new.narrative = self.narrative[:]
+        new.end_reason = self.end_reason
         return new
 
     def determinize(self, player: int, rng) -> "State":
@@ -390,7 +399,9 @@ class State:
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
                 "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
                 "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
-                "moves": self.moves, **({} if self.chance is None else {"chance": self.chance.to_dict()})}
+                "moves": self.moves, "narrative": json.loads(json.dumps(self.narrative)),
+                "end_reason": self.end_reason,
+                **({} if self.chance is None else {"chance": self.chance.to_dict()})}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)

@@ -15,7 +15,7 @@ def zone_visible(state, zone: int, viewer) -> bool:
     if host is not None and not component_visible(state, host, viewer):
         return False
     visibility = game.zone_visibility[zone]
-    if visibility == "all":
+    if visibility == "all" or (state.over and game.zone_family[zone] in game.ruleset.reveal):
         return True
     if visibility == "owner":
         return viewer is not None and game.zone_owner_now(state, zone) == viewer
@@ -101,6 +101,7 @@ def view_of(state, viewer) -> dict:
     if state.over:
         view["scores"] = state.returns()
         view["winners"] = [game.player_names[p] for p in state.winners()]
+        view["end_reason"] = state.end_reason
     elif state.decider is not None:
         frame = state.stack[-1]
         spec = game.procs[frame[0]].code[frame[1]][1]
@@ -108,4 +109,5 @@ def view_of(state, viewer) -> dict:
         if viewer == state.decider:
             decision["actions"] = [str(a) for a in state.legal_actions()]
         view["decision"] = decision
+    view["narration"] = state.narration(viewer)
     return view

@@ -1,0 +1,112 @@
+"""Narration: what happens in a game, told to each seat as far as that seat may know it.
+
+``log(message, player=…, component=…, number=…, other=…, count=…, to=…)`` adds an entry: the
+message's ``{player}``, ``{component}``… fields are filled in when a seat reads it.  A message goes to
+everyone, or only to the seat ``to`` (``to=owner_of(zone)`` for the owner of a zone).  A component
+is named only to the seats that could see it (or knew where it was) when the message was logged;
+the others read "a card" (its kind).  So one statement tells the drawer "P2 drew Brutale 3" and the
+others "P2 drew a card", and no seat's narration names what it may not see.
+
+An entry is plain JSON data kept in the state (``state.narrative``), in the order logged::
+
+    {"move": 12, "to": null, "text": "{player} drew {component}",
+     "values": {"player": 1, "component": [14]}, "seen": [2]}
+
+``seen`` holds, per component named, a bit per seat that could see it.  ``narration(state, seat)``
+renders the entries a seat may read as ``{"text": str, "parts": [...], "move": int}``; each part is
+``{"text": …}`` plus ``"player": seat``, ``"component": id`` (with ``"kind"``; a hidden one has
+``"component": None``) or ``"number": n``, so a terminal or a web page can draw it.
+"""
+from __future__ import annotations
+
+import string
+
+from dsl.errors import RulesRuntimeError
+
+from .views import component_visible
+
+FIELDS = ("player", "other", "component", "number", "count")
+_FORMATTER = string.Formatter()
+
+
+def add(state, message: str, values: dict, to=None) -> None:
+    """Log ``message`` with its field values (None: unused) for everyone, or for seat ``to``."""
+    game = state.game
+    used = {}
+    seen = []
+    for _, name, spec, conversion in _parse(message):
+        if name is None:
+            continue
+        if name not in FIELDS:
+            raise RulesRuntimeError(f"log(): the message uses '{{{name}}}', which is no field of log()",
+                                    hint=f"the fields are {', '.join('{' + f + '}' for f in FIELDS)}")
+        if spec or conversion:
+            raise RulesRuntimeError(f"log(): the field '{{{name}}}' takes no format", hint="write {" + name + "}")
+        value = values.get(name)
+        if value is None:
+            raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
+                                    hint=f"add {name}=… to the call")
+        used[name] = value
+    if "component" in used:
+        items = used["component"]
+        items = list(items) if isinstance(items, list) else [items]
+        if any(c is None for c in items):
+            raise RulesRuntimeError("log(): the component is none")
+        used["component"] = items
+        seen = [_seen_by(state, c) for c in items]
+    if to is not None and not 0 <= to < game.num_players:
+        raise RulesRuntimeError("log(): 'to' is no seat")
+    state.narrative.append({"move": state.moves, "to": to, "text": message, "values": used, "seen": seen})
+    if to is None:
+        state.note(render(state, state.narrative[-1], None)["text"])
+
+
+def _parse(message: str) -> list:
+    try:
+        return list(_FORMATTER.parse(message))
+    except ValueError:
+        raise RulesRuntimeError(f"log(): the message {message!r} has an unbalanced brace",
+                                hint="write {{ and }} for braces in the text") from None
+
+
+def _seen_by(state, c) -> int:
+    """A bit per seat that sees component ``c`` now or knows where it is."""
+    mask = state.known[c]
+    for seat in range(state.game.num_players):
+        if not mask >> seat & 1 and component_visible(state, c, seat):
+            mask |= 1 << seat
+    return mask
+
+
+def render(state, entry: dict, seat) -> dict:
+    """One entry as ``seat`` reads it (None: a spectator)."""
+    game = state.game
+    parts = []
+    values = entry["values"]
+    for literal, name, _, _ in _parse(entry["text"]):
+        if literal:
+            parts.append({"text": literal})
+        if name is None:
+            continue
+        value = values[name]
+        if name in ("player", "other"):
+            parts.append({"text": game.player_names[value], "player": value})
+        elif name == "component":
+            for i, (c, mask) in enumerate(zip(value, entry["seen"])):
+                if i:
+                    parts.append({"text": " and " if i == len(value) - 1 else ", "})
+                if seat is not None and mask >> seat & 1:
+                    parts.append({"text": game.names[c], "component": c, "kind": game.kinds[c]})
+                else:
+                    kind = game.kinds[c]
+                    article = "an" if kind[:1].lower() in "aeiou" else "a"
+                    parts.append({"text": f"{article} {kind}", "component": None, "kind": kind})
+        else:
+            parts.append({"text": str(value), "number": value})
+    return {"text": "".join(p["text"] for p in parts), "parts": parts, "move": entry["move"]}
+
+
+def narration(state, seat=None, start: int = 0) -> list:
+    """The messages ``seat`` may read (None: only the public ones), from its ``start``-th on."""
+    mine = [e for e in state.narrative if e["to"] is None or (seat is not None and e["to"] == seat)]
+    return [render(state, e, seat) for e in mine[start:]]

@@ -1,0 +1,106 @@
+"""Narration (docs/api.md): log() with fields and an audience, end_game(reason), what is revealed at
+the end.  No seat's narration names a component that seat may not see, over random games of every
+ruleset."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import MINIMAL, RULESETS, TEST_GAMES
+from interpreter import RulebookError, load_game
+from interpreter.cli.main import visible_components
+
+
+def _named(messages) -> set:
+    return {part["component"] for m in messages for part in m["parts"] if part.get("component") is not None}
+
+
+@pytest.mark.parametrize("path", RULESETS + TEST_GAMES, ids=lambda p: p.stem)
+def test_no_seat_is_told_what_it_may_not_see(path):
+    game = load_game(path)
+    seats = list(range(game.num_players)) + [None]
+    told = 0
+    for seed in range(3):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        read = {seat: 0 for seat in seats}
+        before = {seat: set() for seat in seats}
+        while True:
+            for seat in seats:
+                messages = state.narration(seat, read[seat])
+                read[seat] += len(messages)
+                told += len(messages)
+                seen = visible_components(state.view(seat))
+                assert _named(messages) <= before[seat] | seen, (seat, messages)
+                for m in messages:
+                    assert m["text"] == "".join(p["text"] for p in m["parts"])
+                before[seat] = seen
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.view(0)["narration"] == state.narration(0)
+        restored = game.state_from_json(state.to_json())
+        assert restored.narration(0) == state.narration(0) and restored.end_reason == state.end_reason
+
+
+def _minimal(tmp_path, old, new, name="narrated.yaml"):
+    text = MINIMAL.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return load_game(path)
+
+
+DRAW = "                - draw(pile, active.hand)\n"
+
+
+def test_a_drawn_card_is_named_to_the_drawer_only(tmp_path):
+    game = _minimal(tmp_path, DRAW, DRAW + """                - log("{player} drew {component}", player=active, component=top(active.hand))
+                - log("{player} scores {number}", player=active, number=card.value, to=active)
+""")
+    state = game.new_initial_state(1)
+    state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+    mine, theirs, public = state.narration(0), state.narration(1), state.narration(None)
+    drawn = state.zones[game.family_base["hand"]][-1]
+    assert mine[0]["text"] == f"P1 drew {game.names[drawn]}"
+    assert mine[0]["parts"][0] == {"text": "P1", "player": 0}
+    assert mine[0]["parts"][2] == {"text": game.names[drawn], "component": drawn, "kind": "card"}
+    assert theirs == public == [{"text": "P1 drew a card", "move": 1, "parts": [
+        {"text": "P1", "player": 0}, {"text": " drew "}, {"text": "a card", "component": None, "kind": "card"}]}]
+    assert mine[1]["text"].startswith("P1 scores ") and mine[1]["parts"][2]["number"] >= 1
+    assert state.narration(0, start=1) == mine[1:]
+    assert state.notes == ["P1 drew a card"]
+
+
+def test_a_bad_message_is_a_runtime_error(tmp_path):
+    game = _minimal(tmp_path, DRAW, DRAW + '                - log("{player} drew {card}", player=active)\n')
+    state = game.new_initial_state(1)
+    with pytest.raises(RulebookError, match="no field of log"):
+        state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+
+
+def test_end_game_reason_and_what_the_end_reveals(tmp_path):
+    game = _minimal(tmp_path, "            pass:\n", """            pass:
+              effects: ['end_game("{player} passed")']
+""".replace("{player}", "a player"))
+    state = game.new_initial_state(0)
+    assert "hand" not in str(state.view(1)["zones"]["hand"]["P1"]) and state.view(1)["zones"]["hand"]["P1"] == {"count": 2}
+    state.apply_action("pass")
+    assert state.is_terminal() and state.end_reason == "a player passed"
+    assert state.narration(None)[-1]["text"] == "a player passed"
+    assert state.view(1)["end_reason"] == "a player passed"
+    assert state.view(1)["zones"]["hand"]["P1"] == {"count": 2}, "nothing is revealed unless the rules say so"
+    text = (tmp_path / "narrated.yaml").read_text(encoding="utf-8")
+    revealing = tmp_path / "revealing.yaml"
+    revealing.write_text(text.replace("  score: player.score\n", "  score: player.score\n  reveal: [hand]\n"),
+                         encoding="utf-8")
+    state = load_game(revealing).new_initial_state(0)
+    state.apply_action("pass")
+    assert [c["name"] for c in state.view(1)["zones"]["hand"]["P1"]] == [
+        state.game.names[c] for c in state.zones[state.game.family_base["hand"]]]
+
+
+def test_reveal_names_known_zones(tmp_path):
+    with pytest.raises(RulebookError, match="'reveal' names unknown zone 'hands'"):
+        _minimal(tmp_path, "  score: player.score\n", "  score: player.score\n  reveal: [hands]\n")
