@@ -20,6 +20,7 @@ from ..bots import bot_seed, make_bot, play_game, split_specs
 from ..game import load_game
 from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
 from .render import render_view, result_text
+from ..web import serve as web_serve
 
 HUMAN = "human"
 DEFAULT_BOT = "random"
@@ -115,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd = commands.add_parser("replay", help="replay a log and check that every step reproduces")
     replay_cmd.add_argument("file", metavar="FILE", help="a log written by play --log or simulate --log")
     replay_cmd.set_defaults(run=cmd_replay)
+
+    serve = commands.add_parser("serve", help="run the web table: lobby, tables with bots, designer page")
+    web_serve.add_arguments(serve)
+    serve.set_defaults(run=web_serve.cmd_serve)
     return parser
 
 

@@ -1,0 +1,394 @@
+"""The web table as one ASGI application (Starlette): lobby, tables over websockets, designer page.
+
+The server is the only authority: a browser sends indexes of choices and small commands, never
+states or actions; each connection is sent only its seat's messages (:meth:`Table.message`).  Seat
+tokens travel in the first websocket message (never in a URL the server sees, so never in a log).
+Engine work runs in worker threads, posted rulesets in a killed-on-timeout child process.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dsl.errors import RulebookError
+
+from ..bots import BOTS
+from . import sandbox
+from .catalog import Catalog
+from .tables import HUMAN, Table, TableStore
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_BODY = sandbox.MAX_SOURCE + 20_000
+DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
+SIMULATE_SECONDS = 30.0
+MAX_PACE = 10.0
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
+REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+log = logging.getLogger("rulebook.web")
+
+
+class Problem(Exception):
+    """A request the server refuses, with a message for the page."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class LiveTable:
+    """A table in memory with its connections, lock and bot runner."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.connections: list = []  # (websocket, seat or None)
+        self.bot_task = None
+
+
+class Server:
+    def __init__(self, rulesets_dir, saves_dir):
+        self.catalog = Catalog(rulesets_dir)
+        self.store = TableStore(saves_dir)
+        self.live: dict = {}
+        self.reports: dict = {}
+        self.design_slots = asyncio.Semaphore(2)
+
+    # ---- tables ------------------------------------------------------------------------------------
+    def _game_for(self, record: dict):
+        params = {k: json.dumps(v) if not isinstance(v, str) else v for k, v in record["params"].items()}
+        if record.get("design"):
+            path = self.store.folder / "designs" / f"{record['design']}.yaml"
+            return self.catalog.load_path(path, params, record["players"])
+        return self.catalog.load(record["ruleset"], params, record["players"])
+
+    async def table(self, table_id: str) -> LiveTable:
+        live = self.live.get(table_id)
+        if live is None:
+            try:
+                record = self.store.load(table_id)
+            except (KeyError, ValueError, OSError):
+                raise Problem("no such table", 404) from None
+
+            def rebuild():
+                return Table(record, self._game_for(record))
+            try:
+                table = await asyncio.to_thread(rebuild)
+            except RulebookError as exc:
+                raise Problem(f"this table cannot be resumed: {exc}", 409) from None
+            live = self.live.setdefault(table_id, LiveTable(table))
+            self.kick_bots(live)
+        return live
+
+    async def create(self, body: dict) -> dict:
+        seats = body.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) and 0 < len(s) < 200 for s in seats):
+            raise Problem("seats must be a list of 'human' or bot specs")
+        params = body.get("params") or {}
+        if not isinstance(params, dict) or not all(isinstance(v, (str, int, bool)) for v in params.values()):
+            raise Problem("parameters must be name: value")
+        params = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in params.items()}
+        players = body.get("players")
+        if players is not None and (not isinstance(players, int) or not 1 <= players <= 64):
+            raise Problem("players must be a whole number")
+        pace = _pace(body.get("pace", 1.0))
+        seed = secrets.randbelow(1 << 31)
+        if isinstance(body.get("source"), str):
+            text = body["source"]
+            if len(text) > sandbox.MAX_SOURCE:
+                raise Problem("this ruleset is too large")
+            checked = await self.design("check", DESIGN_SECONDS, text, params, players)
+            if not checked.get("ok"):
+                raise Problem("this ruleset has errors: " + "; ".join(e["message"] for e in checked["errors"]))
+            path = self.store.design_path(text)
+            source = {"design": path.stem, "title": checked["name"]}
+            load = lambda: self.catalog.load_path(path, params or None, players)  # noqa: E731
+        else:
+            key = body.get("ruleset")
+            if not isinstance(key, str) or key not in self.catalog.files:
+                raise Problem("choose a ruleset from the list")
+            source = {"ruleset": key}
+            load = lambda: self.catalog.load(key, params or None, players)  # noqa: E731
+
+        def build():
+            game = load()
+            return Table.create(game, source, seats, seed, pace)
+        try:
+            table, tokens = await asyncio.to_thread(build)
+        except RulebookError as exc:
+            raise Problem(str(exc)) from None
+        live = self.live.setdefault(table.id, LiveTable(table))
+        await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+        self.kick_bots(live)
+        seats_out = [{"seat": s, "name": table.game.player_names[s], "spec": spec,
+                      "link": f"/table/{table.id}#seat={tokens[s]}" if s in tokens else None}
+                     for s, spec in enumerate(seats)]
+        return {"id": table.id, "game": table.game.name, "seats": seats_out, "spectator": f"/table/{table.id}"}
+
+    async def changed(self, live: LiveTable) -> None:
+        """Save the record, send every connection its message, let bots move."""
+        table = live.table
+        await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+        await self.broadcast(live)
+        self.kick_bots(live)
+
+    async def broadcast(self, live: LiveTable) -> None:
+        messages = {}
+        for websocket, seat in list(live.connections):
+            if seat not in messages:
+                messages[seat] = live.table.message(seat)
+            try:
+                await websocket.send_json(messages[seat])
+            except Exception:  # a closed connection; its handler removes it
+                pass
+
+    def kick_bots(self, live: LiveTable) -> None:
+        if live.bot_task is None or live.bot_task.done():
+            if live.table.bot_to_move() is not None and not live.table.error:
+                live.bot_task = asyncio.get_running_loop().create_task(self.run_bots(live))
+
+    async def run_bots(self, live: LiveTable) -> None:
+        table = live.table
+        while True:
+            await asyncio.sleep(table.record["pace"])
+            async with live.lock:
+                seat = table.bot_to_move()
+                if seat is None or table.error:
+                    return
+                version = table.version
+                try:
+                    action, _ = await asyncio.to_thread(table.bot_move, seat, version)
+                    moved = await asyncio.to_thread(table.apply_bot, seat, action, version)
+                except RulebookError as exc:
+                    table.error = f"the game stopped: {exc}"
+                    moved = True
+                if moved:
+                    await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+                    await self.broadcast(live)
+
+    # ---- designer ----------------------------------------------------------------------------------
+    async def design(self, function: str, seconds: float, *args) -> dict:
+        async with self.design_slots:
+            try:
+                return await asyncio.to_thread(sandbox.run, function, seconds, args[0],
+                                               str(self.catalog.folder), *args[1:])
+            except sandbox.SandboxTimeout as exc:
+                return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
+                                                 "message": f"the work on this ruleset was {exc}"}]}
+
+
+def _pace(value) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_PACE:
+        raise Problem(f"the pace is a number of seconds from 0 to {MAX_PACE:g}")
+    return float(value)
+
+
+async def _json_body(request: Request) -> dict:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise Problem("the request is too large", 413)
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise Problem("the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise Problem("the request is not a JSON object")
+    return data
+
+
+def create_app(rulesets_dir, saves_dir) -> Starlette:
+    server = Server(rulesets_dir, saves_dir)
+
+    def page(name):
+        async def endpoint(request):
+            return FileResponse(STATIC / name, media_type="text/html")
+        return endpoint
+
+    async def rulesets(request):
+        entries = await asyncio.to_thread(server.catalog.entries)
+        bots = [{"name": name, "description": cls.description, "options": {k: v for k, v in cls.options.items()}}
+                for name, cls in sorted(BOTS.items())]
+        return JSONResponse({"rulesets": entries, "bots": bots})
+
+    async def ruleset_source(request):
+        key = request.query_params.get("key", "")
+        if key not in server.catalog.files:
+            raise Problem("no such ruleset", 404)
+        return JSONResponse({"key": key, "text": server.catalog.files[key].read_text(encoding="utf-8")})
+
+    async def tables(request):
+        if request.method == "POST":
+            return JSONResponse(await server.create(await _json_body(request)))
+        out = []
+        for table_id in server.store.ids()[-100:]:
+            try:
+                record = server.store.load(table_id)
+            except (KeyError, ValueError, OSError):
+                continue
+            out.append({"id": table_id, "game": record.get("title") or record.get("ruleset"),
+                        "seats": record["seats"], "moves": len(record["actions"]), "created": record["created"]})
+        out.sort(key=lambda r: -r["created"])
+        return JSONResponse({"tables": out})
+
+    async def designer_check(request):
+        body = await _json_body(request)
+        text, params, players = _design_input(body)
+        return JSONResponse(await server.design("check", DESIGN_SECONDS, text, params, players))
+
+    async def designer_simulate(request):
+        body = await _json_body(request)
+        text, params, players = _design_input(body)
+        games = body.get("games", 40)
+        if not isinstance(games, int) or not 1 <= games <= 500:
+            raise Problem("games: 1 to 500")
+        seats = body.get("seats") or []
+        if not isinstance(seats, list) or not all(isinstance(s, str) and s != HUMAN for s in seats):
+            raise Problem("seats: bot specs")
+        result = await server.design("simulate", SIMULATE_SECONDS, text, params, players, seats, games)
+        report = result.pop("report", None)
+        if report is not None:
+            report_id = secrets.token_urlsafe(9)
+            server.reports[report_id] = report
+            while len(server.reports) > 20:
+                server.reports.pop(next(iter(server.reports)))
+            result["report"] = f"/designer/report/{report_id}"
+        return JSONResponse(result)
+
+    async def designer_report(request):
+        report = server.reports.get(request.path_params["report_id"])
+        if report is None:
+            raise Problem("no such report", 404)
+        return HTMLResponse(report, headers={"Content-Security-Policy": REPORT_CSP})
+
+    async def table_socket(websocket: WebSocket):
+        await websocket.accept()
+        try:
+            hello = await websocket.receive_json()
+            live = await server.table(str(websocket.path_params["table_id"]))
+            seat = live.table.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
+        except (Problem, PermissionError, ValueError) as exc:
+            await websocket.send_json({"type": "refused", "message": getattr(exc, "message", str(exc))})
+            await websocket.close()
+            return
+        except WebSocketDisconnect:
+            return
+        entry = (websocket, seat)
+        live.connections.append(entry)
+        try:
+            await websocket.send_json(live.table.message(seat))
+            while True:
+                command = await websocket.receive_json()
+                await _command(server, live, seat, websocket, command)
+        except WebSocketDisconnect:
+            pass
+        except (ValueError, RuntimeError):
+            await websocket.close()
+        finally:
+            if entry in live.connections:
+                live.connections.remove(entry)
+
+    async def problem(request, exc: Problem):
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    routes = [Route("/", page("lobby.html")), Route("/table/{table_id}", page("table.html")),
+              Route("/designer", page("designer.html")),
+              Route("/api/rulesets", rulesets), Route("/api/source", ruleset_source),
+              Route("/api/tables", tables, methods=["GET", "POST"]),
+              Route("/api/designer/check", designer_check, methods=["POST"]),
+              Route("/api/designer/simulate", designer_simulate, methods=["POST"]),
+              Route("/designer/report/{report_id}", designer_report),
+              WebSocketRoute("/ws/{table_id}", table_socket),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    app = Starlette(routes=routes, exception_handlers={Problem: problem})
+    app.state.server = server
+    return _with_headers(app)
+
+
+def _design_input(body: dict) -> tuple:
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise Problem("text: the ruleset as YAML")
+    if len(text) > sandbox.MAX_SOURCE:
+        raise Problem(f"this ruleset is longer than {sandbox.MAX_SOURCE} characters", 413)
+    params = body.get("params") or {}
+    if not isinstance(params, dict):
+        raise Problem("params: name: value")
+    players = body.get("players")
+    if players is not None and (not isinstance(players, int) or not 1 <= players <= 64):
+        raise Problem("players must be a whole number")
+    return text, {str(k): str(v) for k, v in params.items()}, players
+
+
+async def _command(server: Server, live: LiveTable, seat, websocket, command) -> None:
+    """One command from a connection; a seat's commands need its seat (a spectator only reads)."""
+    if not isinstance(command, dict):
+        return
+    kind = command.get("type")
+    table = live.table
+    if kind == "travel":
+        try:
+            await websocket.send_json(table.travel(command.get("move"), command.get("seat")))
+        except RulebookError as exc:
+            await websocket.send_json({"type": "notice", "message": exc.message})
+        return
+    if seat is None:
+        await websocket.send_json({"type": "notice", "message": "spectators cannot act"})
+        return
+    async with live.lock:
+        try:
+            if kind == "pick":
+                await asyncio.to_thread(table.pick, seat, command.get("index"))
+            elif kind == "back":
+                table.back(seat)
+            elif kind == "undo":
+                await asyncio.to_thread(table.request_undo, seat)
+            elif kind == "undo_answer":
+                await asyncio.to_thread(table.answer_undo, seat, bool(command.get("agree")))
+            elif kind == "pace":
+                table.record["pace"] = _pace(command.get("seconds"))
+                table.version += 1
+            else:
+                return
+        except Problem as exc:
+            await websocket.send_json({"type": "notice", "message": exc.message})
+            return
+        except RulebookError as exc:
+            if exc.stage != "illegal action":
+                table.error = f"the game stopped: {exc}"
+            else:
+                await websocket.send_json({"type": "notice", "message": exc.message})
+                return
+    await server.changed(live)
+
+
+def _with_headers(app):
+    """Security headers on every HTTP response."""
+    async def wrapped(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() != b"content-security-policy"]
+                csp = dict(message.get("headers", [])).get(b"content-security-policy", CSP.encode())
+                headers += [(b"content-security-policy", csp), (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"SAMEORIGIN")]
+                message = {**message, "headers": headers}
+            await send(message)
+        await app(scope, receive, send_with_headers)
+    wrapped.state = app.state
+    return wrapped

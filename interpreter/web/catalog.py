@@ -1,0 +1,82 @@
+"""The rulesets a server offers: every ``*.yaml`` below one folder, named by its path in that folder.
+
+A browser names a ruleset by its key (``la-famiglia``, ``variants/gangster-any-shooter``); keys are
+looked up in this catalog, never turned into paths, and a variant's ``extends:`` is resolved only to
+files of the same folder.  So no request reaches a file outside the rulesets folder.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dsl.errors import ErrorList, ParameterError, RulebookError
+from dsl.loader import load_ruleset
+from dsl.registry import EFFECTS, FUNCTIONS
+
+from ..cli.info import param_rows
+from ..game import Game
+
+
+class Catalog:
+    def __init__(self, folder):
+        self.folder = Path(folder).resolve()
+        self.files = {}
+        for path in sorted(self.folder.rglob("*.yaml")):
+            if path.is_file():
+                self.files[path.relative_to(self.folder).with_suffix("").as_posix()] = path
+        self._entries = None
+
+    def find_base(self, name: str, folder) -> Path | None:
+        """The file an ``extends:`` names, only inside the rulesets folder: a key, a key with .yaml,
+        or a file name next to the variant."""
+        name = str(name)
+        key = name[:-5] if name.endswith(".yaml") else name
+        if key in self.files:
+            return self.files[key]
+        for path in self.files.values():
+            if path.name in (name, f"{name}.yaml") and path.parent == Path(folder).resolve():
+                return path
+        for path in self.files.values():
+            if path.stem == key:
+                return path
+        return None
+
+    def load_path(self, path, params=None, players=None) -> Game:
+        """A game from a file (a catalog file or a design the server stored), with bases from here."""
+        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=self.find_base)
+        try:
+            return Game(ruleset, path)
+        except RulebookError as exc:
+            raise ErrorList([exc]) from None
+
+    def load(self, key: str, params=None, players=None) -> Game:
+        if key not in self.files:
+            raise ParameterError("no such ruleset", hint="choose one from the lobby's list")
+        return self.load_path(self.files[key], params, players)
+
+    def entries(self) -> list:
+        """Per ruleset: key, game name, players, parameters with descriptions, the first comment."""
+        if self._entries is None:
+            self._entries = [self._entry(key, path) for key, path in self.files.items()]
+        return self._entries
+
+    def _entry(self, key: str, path: Path) -> dict:
+        entry = {"key": key, "about": _first_comment(path)}
+        try:
+            game = self.load_path(path)
+        except RulebookError as exc:
+            entry["error"] = str(exc).replace(str(self.folder), "")
+            return entry
+        rs = game.ruleset
+        entry.update({"name": game.name, "min_players": rs.min_players, "max_players": rs.max_players,
+                      "players": game.num_players, "params": param_rows(game),
+                      "variant": "/" in key or path.parent != self.folder})
+        return entry
+
+
+def _first_comment(path: Path) -> str:
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("# ").strip())
+    return " ".join(lines)

@@ -1,0 +1,50 @@
+"""What each seat is told about a step: who did what, with details only where that seat may see them.
+
+An action's text names components; another seat is told the text only if the action is declared
+public or every component it names was visible to that seat before or after the step; otherwise it
+hears only the option's name.  The engine's own narration (``State.narration(seat, start)``, the
+ruleset's ``log`` lines with their visibility) follows when the engine has it; before that, the
+step's ``log`` notes, which are public.
+"""
+from __future__ import annotations
+
+from ..views import component_visible
+
+
+def viewers(game) -> list:
+    """Every seat, then the spectator (None)."""
+    return list(range(game.num_players)) + [None]
+
+
+def visible_sets(state) -> dict:
+    """Per viewer, the components it sees now."""
+    game = state.game
+    return {v: {c for c in range(game.num_components) if component_visible(state, c, v)} for v in viewers(game)}
+
+
+def step_lines(before_seen: dict, heard: dict, seat: int, action, after) -> tuple:
+    """Per viewer (seat or None), the lines telling it about ``seat`` taking ``action`` (``after`` is
+    the state after the step).  ``heard`` counts the engine messages each viewer was told so far and
+    is brought up to date.  Returns (lines per viewer, the components each viewer sees now)."""
+    game = after.game
+    who = game.player_names[seat]
+    named = set(action.components())
+    now = visible_sets(after)
+    lines = {}
+    for viewer in viewers(game):
+        told = action.public or viewer == seat or named <= (before_seen[viewer] | now[viewer])
+        text = str(action) if told else f"{action.name.replace('_', ' ')} (details hidden)"
+        lines[viewer] = [f"{who}: {text}"] + engine_lines(after, viewer, heard)
+    return lines, now
+
+
+def engine_lines(state, viewer, heard: dict) -> list:
+    """The engine's narration for ``viewer`` not yet told (the step's public notes on an engine
+    without narration)."""
+    narration = getattr(state, "narration", None)
+    if narration is None:
+        return [str(note) for note in state.notes]
+    messages = narration(viewer)
+    start = heard.get(viewer, 0)
+    heard[viewer] = len(messages)
+    return [m.get("text", "") if isinstance(m, dict) else str(m) for m in messages[start:]]

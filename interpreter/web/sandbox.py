@@ -1,0 +1,128 @@
+"""Work on rulesets posted from the designer page, in a separate process with a time and memory limit.
+
+A posted ruleset is untrusted: it is checked, explained and simulated in a child process (started from
+a fork server that has the interpreter loaded), which is killed when it exceeds its time; its address
+space is capped.  The server's event loop only waits for the answer in a worker thread.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import tempfile
+import time
+from pathlib import Path
+
+MAX_SOURCE = 200_000  # characters of a posted ruleset
+MEMORY_LIMIT = 1 << 30  # bytes of address space of a child
+_CONTEXT = None
+
+
+def _context():
+    global _CONTEXT
+    if _CONTEXT is None:
+        try:
+            _CONTEXT = multiprocessing.get_context("forkserver")
+            _CONTEXT.set_forkserver_preload(["interpreter.web.sandbox", "interpreter.analysis.report"])
+        except ValueError:  # no fork server on this platform
+            _CONTEXT = multiprocessing.get_context("spawn")
+    return _CONTEXT
+
+
+class SandboxTimeout(Exception):
+    pass
+
+
+def run(function_name: str, seconds: float, *args):
+    """Call ``function_name`` of this module with ``args`` in a child process; its result, or
+    SandboxTimeout when it takes longer than ``seconds``."""
+    context = _context()
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, function_name, args), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        if not receiver.poll(seconds):
+            raise SandboxTimeout(f"stopped after {seconds:g} s")
+        return receiver.recv()
+    except EOFError:
+        raise SandboxTimeout("the check ran out of memory or failed") from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(1)
+        receiver.close()
+
+
+def _child(sender, function_name, args) -> None:
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ImportError, ValueError, OSError):
+        pass
+    try:
+        result = globals()[function_name](*args)
+    except MemoryError:
+        result = {"ok": False, "errors": [{"line": 0, "column": 0, "message": "the ruleset used too much memory"}]}
+    sender.send(result)
+    sender.close()
+
+
+# ---- what runs in the child ---------------------------------------------------------------------
+def check(text: str, rulesets_dir: str, params: dict, players) -> dict:
+    """Diagnostics at line:col, a summary and the ``explain`` text of a posted ruleset."""
+    from dsl.explain import explain
+    game, errors = _load(text, rulesets_dir, params, players)
+    if game is None:
+        return {"ok": False, "errors": errors}
+    rs = game.ruleset
+    return {"ok": True, "errors": [], "explain": explain(rs), "name": game.name,
+            "players": game.num_players, "min_players": rs.min_players, "max_players": rs.max_players}
+
+
+def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, games: int) -> dict:
+    """A quick simulation of bot games with the balance charts of ``rulebook simulate --report``."""
+    from ..analysis import report
+    from ..analysis.simulation import RunSpec, play_one, summarize
+    game, errors = _load(text, rulesets_dir, params, players)
+    if game is None:
+        return {"ok": False, "errors": errors}
+    seats = seats or ["random"] * game.num_players
+    spec = RunSpec(game.path, dict(game.params), game.num_players, list(seats), 1)
+    started = time.perf_counter()
+    try:
+        results = [play_one(game, spec, i) for i in range(games)]
+    except Exception as exc:  # a RulebookError of a bot spec or of the rules while running
+        return {"ok": False, "errors": [_error_dict(exc, None)]}
+    summary = summarize(results, game.num_players, time.perf_counter() - started)
+    result = {"game": game.name, "seed": 1, "seats": list(seats), "players": game.num_players,
+              "params": game.params, **summary}
+    return {"ok": True, "errors": [], "report": report.html_report(game, result),
+            "win_rates": summary["win_rates"], "mean_scores": summary["mean_scores"],
+            "mean_decisions": summary["mean_decisions"], "games": games}
+
+
+def _load(text, rulesets_dir, params, players):
+    from dsl.errors import ErrorList, RulebookError
+    from .catalog import Catalog
+    catalog = Catalog(rulesets_dir)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ruleset.yaml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            return catalog.load_path(path, params or None, players), []
+        except ErrorList as exc:
+            return None, [_error_dict(e, path) for e in exc.errors]
+        except RulebookError as exc:
+            return None, [_error_dict(exc, path)]
+        except RecursionError:
+            return None, [{"line": 0, "column": 0, "message": "the ruleset nests too deeply"}]
+
+
+def _error_dict(error, path) -> dict:
+    position = getattr(error, "position", None)
+    here = position is not None and path is not None and Path(position.file) == path
+    out = {"line": position.line if here else 0, "column": position.column if here else 0,
+           "stage": getattr(error, "stage", "error"), "message": getattr(error, "message", str(error)),
+           "hint": getattr(error, "hint", None)}
+    if position is not None and not here:
+        out["where"] = f"in {Path(position.file).name}:{position.line}:{position.column}"
+    return out

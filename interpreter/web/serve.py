@@ -1,0 +1,50 @@
+"""``rulebook serve``: run the web table with uvicorn."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ..game import RULESETS_DIR
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def default_saves() -> Path:
+    """Where tables are kept unless --saves says otherwise: $XDG_DATA_HOME/rulebook/tables."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "rulebook" / "tables"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--rulesets", metavar="DIR", default=str(RULESETS_DIR),
+                        help="folder of rulesets offered in the lobby (default: the shipped rulesets)")
+    parser.add_argument("--saves", metavar="DIR", default=None,
+                        help=f"folder where tables are saved and resumed from (default: {default_saves()})")
+
+
+def cmd_serve(args) -> int:
+    try:
+        import uvicorn
+        from .app import create_app
+    except ImportError as exc:
+        print(f"rulebook serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'",
+              file=sys.stderr)
+        return 1
+    rulesets = Path(args.rulesets)
+    if not rulesets.is_dir():
+        print(f"--rulesets {args.rulesets}: no such folder", file=sys.stderr)
+        return 2
+    saves = Path(args.saves) if args.saves else default_saves()
+    if args.host not in LOCAL_HOSTS:
+        print(f"WARNING: listening on {args.host} makes the tables reachable from other computers. "
+              "Anyone who can reach this port can create tables, watch them as a spectator and run "
+              "rulesets on this machine; seat links are the only protection of seats. "
+              "Use it only on a network you trust.", file=sys.stderr)
+    print(f"rulebook web table on http://{args.host}:{args.port}  (rulesets: {rulesets}, saves: {saves})")
+    uvicorn.run(create_app(rulesets, saves), host=args.host, port=args.port, log_level="warning",
+                access_log=False, ws="websockets-sansio")
+    return 0

@@ -1,0 +1,336 @@
+"use strict";
+// A table: draws any ruleset from its view, offers the staged choices of the seat, narrates.
+// The page never decides anything: it sends the index of a choice, the server checks and applies it.
+
+const tableId = decodeURIComponent(location.pathname.split("/").pop());
+const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+let socket = null;
+let last = null;        // the last state message
+let travelling = null;  // the last travel message while replaying
+let retry = 500;
+
+function send(command) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  socket.addEventListener("open", () => { retry = 500; socket.send(JSON.stringify({type: "hello", token})); });
+  socket.addEventListener("message", event => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    if (document.body.dataset.refused) return;
+    setStatus("connection lost, reconnecting…");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+function setStatus(text, className) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.className = "status " + (className || "");
+}
+
+function receive(message) {
+  if (message.type === "refused") {
+    document.body.dataset.refused = "1";
+    setStatus(message.message, "bad");
+  } else if (message.type === "notice") {
+    document.getElementById("notice").textContent = message.message;
+  } else if (message.type === "state") {
+    last = message;
+    if (!message.over) travelling = null;
+    render();
+  } else if (message.type === "travel") {
+    travelling = message;
+    render();
+  }
+}
+
+// ---- drawing the view ----------------------------------------------------------------------------
+function isGroup(content) {
+  return content !== null && typeof content === "object" && !Array.isArray(content) &&
+         !("grid" in content) && typeof content.count !== "number";
+}
+
+function cardNode(comp, targets) {
+  const card = el("div", "card");
+  card.dataset.id = String(comp.id);
+  card.style.setProperty("--stripe", componentColour(comp));
+  card.appendChild(el("span", "card-name", comp.name));
+  const tags = Object.entries(comp).filter(([k, v]) => !["id", "name", "kind"].includes(k) && v === true);
+  for (const [key] of tags) card.appendChild(el("span", "tag", titleCase(key)));
+  card.title = Object.entries(comp).filter(([k]) => !["id", "name"].includes(k))
+    .map(([k, v]) => `${titleCase(k)}: ${formatValue(v)}`).join("\n");
+  const choice = targets.components[comp.id];
+  if (choice !== undefined) makeTarget(card, choice);
+  return card;
+}
+
+function makeTarget(node, choice) {
+  node.classList.add("target");
+  node.tabIndex = 0;
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", choice.label);
+  const pick = () => send({type: "pick", index: choice.i});
+  node.addEventListener("click", pick);
+  node.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
+}
+
+function pileNode(content, targets) {
+  const pile = el("div", "pile");
+  const back = el("div", "card back");
+  back.appendChild(el("span", "count", String(content.count)));
+  back.title = `${content.count} face down`;
+  if (content.count === 0) back.classList.add("empty");
+  pile.appendChild(back);
+  if (content.top) {
+    pile.appendChild(cardNode(content.top, targets));
+  }
+  return pile;
+}
+
+function gridNode(zoneName, rows, targets) {
+  const table = el("table", "board");
+  const head = el("tr");
+  head.appendChild(el("th"));
+  for (let c = 0; c < (rows[0] || []).length; c++) head.appendChild(el("th", null, `c${c + 1}`));
+  table.appendChild(head);
+  rows.forEach((row, r) => {
+    const tr = el("tr");
+    tr.appendChild(el("th", null, `r${r + 1}`));
+    row.forEach((comp, c) => {
+      const td = el("td", "cell");
+      td.dataset.cell = `${zoneName}:${r}:${c}`;
+      if (comp) td.appendChild(cardNode(comp, targets));
+      const choice = targets.cells[`${zoneName}:${r}:${c}`];
+      if (choice !== undefined) makeTarget(td, choice);
+      tr.appendChild(td);
+    });
+    table.appendChild(tr);
+  });
+  return table;
+}
+
+function zoneContent(zoneName, content, targets) {
+  if (Array.isArray(content)) {
+    const row = el("div", "cards");
+    if (!content.length) row.appendChild(el("span", "dim", "empty"));
+    for (const comp of content) row.appendChild(cardNode(comp, targets));
+    return row;
+  }
+  if (content && typeof content === "object" && "grid" in content) return gridNode(zoneName, content.grid, targets);
+  if (content && typeof content.count === "number") return pileNode(content, targets);
+  return el("span", "dim", formatValue(content));
+}
+
+function zoneNode(zoneName, label, content, targets) {
+  const box = el("div", "zone");
+  box.dataset.zone = zoneName;
+  const count = Array.isArray(content) ? content.length : (content && typeof content.count === "number" ? content.count : null);
+  const title = el("h3", null, titleCase(label));
+  if (count !== null) title.appendChild(el("span", "zone-count", ` ${count}`));
+  box.appendChild(title);
+  box.appendChild(zoneContent(zoneName, content, targets));
+  return box;
+}
+
+function varsNode(vars) {
+  const list = el("div", "vars");
+  for (const [name, value] of Object.entries(vars)) {
+    const chip = el("span", "var");
+    chip.appendChild(el("span", "var-name", titleCase(name)));
+    chip.appendChild(el("span", "var-value", formatValue(value)));
+    list.appendChild(chip);
+  }
+  return list;
+}
+
+function targetsOf(message) {
+  const targets = {components: {}, cells: {}, seats: {}};
+  for (const choice of (message && message.choices) || []) {
+    if (choice.component !== undefined) targets.components[choice.component] = choice;
+    if (choice.cell) targets.cells[choice.cell.join(":")] = choice;
+    if (choice.seat !== undefined) targets.seats[choice.seat] = choice;
+  }
+  return targets;
+}
+
+function drawView(view, seats, targets, scores) {
+  const shared = clear(document.getElementById("shared"));
+  const names = view.players.map(p => p.name);
+  const perPlayer = Object.fromEntries(names.map(n => [n, []]));
+  for (const [zone, content] of Object.entries(view.zones)) {
+    if (!isGroup(content)) { shared.appendChild(zoneNode(zone, zone, content, targets)); continue; }
+    for (const [key, sub] of Object.entries(content)) {
+      if (key in perPlayer) perPlayer[key].push([zone, sub]);
+      else shared.appendChild(zoneNode(zone, `${zone} · ${key}`, sub, targets));
+    }
+  }
+  if (Object.keys(view.vars).length) {
+    const box = el("div", "zone vars-zone");
+    box.appendChild(el("h3", null, "Table"));
+    box.appendChild(varsNode(view.vars));
+    shared.appendChild(box);
+  }
+  const players = clear(document.getElementById("players"));
+  const deciding = view.decision ? view.decision.player : null;
+  view.players.forEach((player, seat) => {
+    const box = el("section", "player");
+    box.dataset.seat = String(seat);
+    if (player.name === view.viewer) box.classList.add("me");
+    if (player.name === deciding) box.classList.add("turn");
+    const head = el("h2");
+    head.appendChild(el("span", "player-name", player.name));
+    if (seats && seats[seat]) head.appendChild(el("span", "seat-kind", seats[seat].spec === "human" ? "person" : `bot ${seats[seat].spec}`));
+    if (player.name === view.viewer) head.appendChild(el("span", "you", "you"));
+    if (player.name === deciding) head.appendChild(el("span", "turn-badge", "to move"));
+    if (scores) head.appendChild(el("span", "score", `score ${scores[seat]}`));
+    box.appendChild(head);
+    const choice = targets.seats[seat];
+    if (choice !== undefined) makeTarget(head, choice);
+    const own = Object.fromEntries(Object.entries(player).filter(([k]) => k !== "name"));
+    if (Object.keys(own).length) box.appendChild(varsNode(own));
+    for (const [zone, sub] of perPlayer[player.name]) box.appendChild(zoneNode(zone, zone, sub, targets));
+    players.appendChild(box);
+  });
+}
+
+// ---- the panels ----------------------------------------------------------------------------------
+function drawDecision(message) {
+  const choices = clear(document.getElementById("choices"));
+  const chosen = clear(document.getElementById("chosen"));
+  const title = document.getElementById("decision-title");
+  const back = document.getElementById("back");
+  const decision = message.view.decision;
+  back.hidden = !(message.chosen && message.chosen.length);
+  if (message.over) {
+    title.textContent = "Game over";
+    return;
+  }
+  if (!message.choices) {
+    title.textContent = decision ? `Waiting for ${decision.player}` : "Waiting";
+    return;
+  }
+  title.textContent = decision && decision.prompt ? decision.prompt : "Your move";
+  for (const label of message.chosen || []) chosen.appendChild(el("span", "crumb", label));
+  for (const choice of message.choices) {
+    const button = el("button", "choice" + (choice.complete ? " complete" : ""), choice.label);
+    button.dataset.index = String(choice.i);
+    button.addEventListener("click", () => send({type: "pick", index: choice.i}));
+    choices.appendChild(button);
+  }
+}
+
+function drawResult(message) {
+  const box = clear(document.getElementById("result"));
+  box.hidden = !message.over;
+  if (!message.over) return;
+  const names = message.view.players.map(p => p.name);
+  const winners = message.result.winners.map(w => names[w]);
+  box.appendChild(el("h2", null, winners.length === 1 ? `${winners[0]} wins` : `Shared win: ${winners.join(", ")}`));
+  const list = el("ul", "scores");
+  names.forEach((name, seat) => list.appendChild(el("li", message.result.winners.includes(seat) ? "winner" : "", `${name}: ${message.result.scores[seat]}`)));
+  box.appendChild(list);
+  if (message.end_reason) box.appendChild(el("p", "dim", message.end_reason));
+}
+
+function drawUndo(message) {
+  const panel = document.getElementById("undo-panel");
+  const undo = message.undo;
+  const mine = message.you !== null && message.seats[message.you].spec === "human";
+  document.getElementById("undo").hidden = !(mine && message.can_undo && !undo);
+  panel.hidden = !undo;
+  if (!undo) return;
+  const names = message.view.players.map(p => p.name);
+  const asker = undo.by === message.you;
+  document.getElementById("undo-text").textContent = asker ? "You asked to take back your last move; waiting for the others to agree."
+    : `${names[undo.by]} asks to take back their last move.`;
+  const answer = !asker && mine && !undo.agreed.includes(message.you);
+  document.getElementById("undo-agree").hidden = !answer;
+  document.getElementById("undo-decline").hidden = !answer;
+}
+
+function drawNarration(lines) {
+  const list = clear(document.getElementById("narration"));
+  for (const line of lines) list.appendChild(el("li", null, line));
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawTravel(message) {
+  const panel = document.getElementById("travel");
+  panel.hidden = !message.over;
+  if (!message.over) return;
+  const slider = document.getElementById("travel-move");
+  slider.max = String(message.moves);
+  const seat = document.getElementById("travel-seat");
+  if (!seat.options.length) {
+    const spectator = el("option", null, "spectator");
+    spectator.value = "";
+    seat.appendChild(spectator);
+    message.view.players.forEach((p, i) => { const o = el("option", null, p.name); o.value = String(i); seat.appendChild(o); });
+    seat.value = message.you === null ? "" : String(message.you);
+  }
+  if (!travelling) slider.value = String(message.moves);
+}
+
+function travelTo(move) {
+  if (!last || !last.over) return;
+  const seatText = document.getElementById("travel-seat").value;
+  move = Math.max(0, Math.min(last.moves, move));
+  document.getElementById("travel-move").value = String(move);
+  send({type: "travel", move, seat: seatText === "" ? null : Number(seatText)});
+}
+
+function render() {
+  if (!last) return;
+  const message = last;
+  document.title = `${message.game} · rulebook`;
+  document.getElementById("game-title").textContent = message.game;
+  const names = message.view.players.map(p => p.name);
+  document.getElementById("who").textContent = message.you === null ? "spectator" : `playing ${names[message.you]}`;
+  const banner = document.getElementById("replay-banner");
+  if (travelling) {
+    const who = travelling.seat === null ? "a spectator" : names[travelling.seat];
+    banner.hidden = false;
+    banner.textContent = `Replay: after move ${travelling.move} of ${travelling.moves}, as ${who} saw it`;
+    document.getElementById("travel-where").textContent = `move ${travelling.move} / ${travelling.moves}`;
+    drawView(travelling.view, message.seats, targetsOf(null), null);
+    drawNarration(travelling.narration);
+  } else {
+    banner.hidden = true;
+    drawView(message.view, message.seats, targetsOf(message), message.over ? message.result.scores : null);
+    drawNarration(message.narration);
+  }
+  drawDecision(message);
+  drawResult(message);
+  drawUndo(message);
+  drawTravel(message);
+  const mine = message.you !== null;
+  document.getElementById("pace-field").hidden = !mine || !message.seats.some(s => s.spec !== "human") || message.over;
+  document.getElementById("pace").value = String(message.pace);
+  if (message.error) setStatus(message.error, "bad");
+  else if (message.over) setStatus("The game is over.", "over");
+  else if (message.choices) setStatus("Your move.", "mine");
+  else setStatus(message.view.decision ? `${message.view.decision.player} to move` : "", "");
+  document.getElementById("notice").textContent = "";
+}
+
+function start() {
+  document.getElementById("back").addEventListener("click", () => send({type: "back"}));
+  document.getElementById("undo").addEventListener("click", () => send({type: "undo"}));
+  document.getElementById("undo-agree").addEventListener("click", () => send({type: "undo_answer", agree: true}));
+  document.getElementById("undo-decline").addEventListener("click", () => send({type: "undo_answer", agree: false}));
+  document.getElementById("pace").addEventListener("change", e => send({type: "pace", seconds: Number(e.target.value)}));
+  const slider = document.getElementById("travel-move");
+  slider.addEventListener("input", () => travelTo(Number(slider.value)));
+  document.getElementById("travel-first").addEventListener("click", () => travelTo(0));
+  document.getElementById("travel-prev").addEventListener("click", () => travelTo(Number(slider.value) - 1));
+  document.getElementById("travel-next").addEventListener("click", () => travelTo(Number(slider.value) + 1));
+  document.getElementById("travel-last").addEventListener("click", () => { travelling = null; render(); });
+  document.getElementById("travel-seat").addEventListener("change", () => travelTo(Number(slider.value)));
+  connect();
+}
+
+document.addEventListener("DOMContentLoaded", start);

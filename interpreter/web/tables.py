@@ -1,0 +1,263 @@
+"""A table: one game, its seats (people with secret tokens, or bots), its history, undo and its record.
+
+A table is kept as a *game record* (what ruleset, parameters, seats, seed and the texts of the actions
+taken); the states are rebuilt from it, so a table survives a server restart and undo is a replay of
+fewer actions.  Seat tokens are stored only as hashes.  Everything sent to a seat is built here from
+that seat's view (``State.view(seat)``), its staged choices and its narration; nothing else.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import time
+from pathlib import Path
+
+from dsl.errors import IllegalActionError, ParameterError
+
+from ..bots import bot_seed, make_bot
+from . import narration, staging
+
+HUMAN = "human"
+RECORD_FORMAT = "rulebook-table/1"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+MAX_NARRATION = 400  # lines of narration sent in one message
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Table:
+    def __init__(self, record: dict, game):
+        self.record = record
+        self.id = record["id"]
+        self.game = game
+        self.seats = record["seats"]
+        self.bots = [None if spec == HUMAN else make_bot(spec, seat, bot_seed(record["seed"], 0, seat))
+                     for seat, spec in enumerate(self.seats)]
+        self.prefix = {}  # seat -> the values chosen so far in the current decision
+        self.undo_request = None
+        self.version = 0
+        self.error = None
+        self._replay(record["actions"])
+
+    # ---- building ----------------------------------------------------------------------------------
+    @classmethod
+    def create(cls, game, source: dict, seats: list, seed: int, pace: float) -> tuple:
+        """A new table and the tokens of its human seats (seat -> token), shown once to its host."""
+        if len(seats) != game.num_players:
+            raise ParameterError(f"{game.name} with these settings has {game.num_players} seats, "
+                                 f"not {len(seats)}")
+        for seat, spec in enumerate(seats):
+            if spec != HUMAN:
+                make_bot(spec, seat, 0)  # a wrong spec fails here
+        tokens = {seat: secrets.token_urlsafe(24) for seat, spec in enumerate(seats) if spec == HUMAN}
+        record = {"format": RECORD_FORMAT, "id": secrets.token_urlsafe(12), "created": time.time(),
+                  **source, "players": game.num_players, "params": dict(game.params), "seats": list(seats),
+                  "seed": seed, "pace": pace, "actions": [],
+                  "tokens": [token_hash(tokens[s]) if s in tokens else None for s in range(len(seats))]}
+        return cls(record, game), tokens
+
+    def _replay(self, actions: list) -> None:
+        state = self.game.new_initial_state(self.record["seed"])
+        self.states = [state]
+        self.step_seats = []
+        self.seen = narration.visible_sets(state)
+        self.heard = {}
+        self.lines = [{v: narration.engine_lines(state, v, self.heard) for v in narration.viewers(self.game)}]
+        self.record["actions"] = []
+        for text in actions:
+            self._apply(state.current_player(), state.parse_action(text))
+            state = self.states[-1]
+
+    def _apply(self, seat: int, action) -> None:
+        state = self.states[-1].clone()
+        state.apply_action(action)
+        lines, self.seen = narration.step_lines(self.seen, self.heard, seat, action, state)
+        self.states.append(state)
+        self.step_seats.append(seat)
+        self.lines.append(lines)
+        self.record["actions"].append(str(action))
+        self.prefix = {}
+        self.undo_request = None
+        self.version += 1
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    # ---- seats -------------------------------------------------------------------------------------
+    def seat_of_token(self, token) -> int | None:
+        """The seat a token opens, or None (no token: a spectator)."""
+        if not token:
+            return None
+        digest = token_hash(str(token))
+        for seat, stored in enumerate(self.record["tokens"]):
+            if stored is not None and hmac.compare_digest(stored, digest):
+                return seat
+        raise PermissionError("this seat link is not valid for this table")
+
+    def humans(self) -> list:
+        return [seat for seat, spec in enumerate(self.seats) if spec == HUMAN]
+
+    def bot_to_move(self):
+        seat = self.state.current_player()
+        return seat if seat is not None and self.bots[seat] is not None else None
+
+    # ---- decisions ---------------------------------------------------------------------------------
+    def pick(self, seat: int, index) -> bool:
+        """The seat picks choice ``index`` of its current stage; True when that completed an action."""
+        state = self.state
+        if state.current_player() != seat:
+            raise IllegalActionError("it is not your turn")
+        prefix = self.prefix.get(seat, ())
+        options = staging.choices(state, prefix)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
+            raise IllegalActionError("there is no such choice")
+        choice = options[index]
+        prefix = prefix + (choice.value,)
+        if choice.complete:
+            self._apply(seat, staging.action_for(state, prefix))
+            return True
+        self.prefix[seat] = prefix
+        self.version += 1
+        return False
+
+    def back(self, seat: int) -> None:
+        prefix = self.prefix.get(seat, ())
+        if prefix:
+            self.prefix[seat] = prefix[:-1]
+            self.version += 1
+
+    def bot_move(self, seat: int, expected_version: int):
+        """The bot's choice for the current state (called away from the event loop)."""
+        return self.bots[seat].choose(self.state.clone()), expected_version
+
+    def apply_bot(self, seat: int, action, version: int) -> bool:
+        if version != self.version or self.bot_to_move() != seat:
+            return False  # the table changed while the bot thought (an undo)
+        self._apply(seat, action)
+        return True
+
+    # ---- undo --------------------------------------------------------------------------------------
+    def request_undo(self, seat: int) -> bool:
+        """Take back the seat's last decision (and what followed).  With other people at the table,
+        they must agree first; returns True when the takeback happened."""
+        target = max((i for i, s in enumerate(self.step_seats) if s == seat), default=None)
+        if target is None:
+            raise IllegalActionError("you have not decided anything yet")
+        if self.state.is_terminal():
+            raise IllegalActionError("the game is over")
+        others = [s for s in self.humans() if s != seat]
+        if not others:
+            self._take_back(target)
+            return True
+        self.undo_request = {"by": seat, "to": target, "agreed": []}
+        self.version += 1
+        return False
+
+    def answer_undo(self, seat: int, agree: bool) -> bool:
+        request = self.undo_request
+        if request is None or seat == request["by"] or seat not in self.humans():
+            raise IllegalActionError("there is no takeback to answer")
+        if not agree:
+            self.undo_request = None
+            self.version += 1
+            return False
+        if seat not in request["agreed"]:
+            request["agreed"].append(seat)
+        if set(request["agreed"]) >= set(self.humans()) - {request["by"]}:
+            self._take_back(request["to"])
+            return True
+        self.version += 1
+        return False
+
+    def _take_back(self, steps: int) -> None:
+        self._replay(self.record["actions"][:steps])
+        self.version += 1
+
+    # ---- messages ----------------------------------------------------------------------------------
+    def message(self, viewer) -> dict:
+        """Everything ``viewer`` (a seat, or None for a spectator) is sent about the table now."""
+        state = self.state
+        game = self.game
+        lines = [line for step in self.lines for line in step[viewer]]
+        out = {"type": "state", "table": self.id, "game": game.name, "you": viewer,
+               "seats": [{"name": game.player_names[s], "spec": spec} for s, spec in enumerate(self.seats)],
+               "view": state.view(viewer), "narration": lines[-MAX_NARRATION:], "moves": state.moves,
+               "over": state.is_terminal(), "pace": self.record["pace"], "end_reason": getattr(state, "end_reason", None),
+               "turn": state.current_player(), "can_undo": viewer in self.step_seats and not state.is_terminal()}
+        if state.is_terminal():
+            out["result"] = {"scores": state.returns(), "winners": state.winners()}
+        if self.undo_request is not None:
+            out["undo"] = {"by": self.undo_request["by"], "agreed": self.undo_request["agreed"]}
+        if viewer is not None and viewer == state.current_player() and self.bots[viewer] is None:
+            prefix = self.prefix.get(viewer, ())
+            out["choices"] = staging.choice_payload(state, viewer, staging.choices(state, prefix))
+            out["chosen"] = [_label(game, state, prefix, i) for i in range(len(prefix))]
+        if self.error:
+            out["error"] = self.error
+        return out
+
+    def travel(self, move, seat) -> dict:
+        """The view of any seat (or the spectator) after ``move`` steps of a finished game."""
+        if not self.state.is_terminal():
+            raise IllegalActionError("time travel opens when the game is over")
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.states):
+            raise IllegalActionError("no such move")
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.game.num_players):
+            raise IllegalActionError("no such seat")
+        lines = [line for step in self.lines[:move + 1] for line in step[seat]]
+        return {"type": "travel", "move": move, "moves": len(self.states) - 1, "seat": seat,
+                "view": self.states[move].view(seat), "narration": lines[-MAX_NARRATION:]}
+
+
+def _label(game, state, prefix, i) -> str:
+    for choice in staging.choices(state, prefix[:i]):
+        if choice.value == prefix[i]:
+            return choice.label
+    return "?"
+
+
+class TableStore:
+    """Game records on disk, one JSON file per table in the saves folder."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def path(self, table_id: str) -> Path:
+        if not TABLE_ID.match(str(table_id)):
+            raise KeyError(table_id)
+        return self.folder / f"{table_id}.json"
+
+    def save(self, record: dict) -> None:
+        path = self.path(record["id"])
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        os.replace(temporary, path)
+
+    def load(self, table_id: str) -> dict:
+        path = self.path(table_id)
+        if not path.is_file():
+            raise KeyError(table_id)
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT or record.get("id") != table_id:
+            raise KeyError(table_id)
+        return record
+
+    def ids(self) -> list:
+        return sorted(p.stem for p in self.folder.glob("*.json") if TABLE_ID.match(p.stem))
+
+    def design_path(self, text: str) -> Path:
+        """Where a ruleset posted from the designer page is kept (named by its hash)."""
+        folder = self.folder / "designs"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.yaml"
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        return path
