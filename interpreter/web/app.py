@@ -223,6 +223,12 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
                 for name, cls in sorted(BOTS.items())]
         return JSONResponse({"rulesets": entries, "bots": bots})
 
+    async def ruleset_details(request):
+        key = request.query_params.get("key", "")
+        if key not in server.catalog.files:
+            raise Problem("no such ruleset", 404)
+        return JSONResponse(await asyncio.to_thread(server.catalog.details, key))
+
     async def ruleset_source(request):
         key = request.query_params.get("key", "")
         if key not in server.catalog.files:
@@ -303,9 +309,13 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
     async def problem(request, exc: Problem):
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
-    routes = [Route("/", page("lobby.html")), Route("/table/{table_id}", page("table.html")),
+    async def favicon(request):
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    routes = [Route("/", page("lobby.html")), Route("/favicon.ico", favicon), Route("/table/{table_id}", page("table.html")),
               Route("/designer", page("designer.html")),
               Route("/api/rulesets", rulesets), Route("/api/source", ruleset_source),
+              Route("/api/ruleset", ruleset_details),
               Route("/api/tables", tables, methods=["GET", "POST"]),
               Route("/api/designer/check", designer_check, methods=["POST"]),
               Route("/api/designer/simulate", designer_simulate, methods=["POST"]),

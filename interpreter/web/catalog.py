@@ -10,6 +10,7 @@ from pathlib import Path
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
 from dsl.loader import load_ruleset
+from dsl.yaml_loader import load_yaml_file
 from dsl.registry import EFFECTS, FUNCTIONS
 
 from ..cli.info import param_rows
@@ -24,6 +25,7 @@ class Catalog:
             if path.is_file():
                 self.files[path.relative_to(self.folder).with_suffix("").as_posix()] = path
         self._entries = None
+        self._details: dict = {}
 
     def find_base(self, name: str, folder) -> Path | None:
         """The file an ``extends:`` names, only inside the rulesets folder: a key, a key with .yaml,
@@ -54,23 +56,37 @@ class Catalog:
         return self.load_path(self.files[key], params, players)
 
     def entries(self) -> list:
-        """Per ruleset: key, game name, players, parameters with descriptions, the first comment."""
+        """Per ruleset, read from its YAML only (quick): key, game name, whether it is a variant,
+        its first comment."""
         if self._entries is None:
             self._entries = [self._entry(key, path) for key, path in self.files.items()]
         return self._entries
 
     def _entry(self, key: str, path: Path) -> dict:
-        entry = {"key": key, "about": _first_comment(path)}
+        entry = {"key": key, "about": _first_comment(path), "name": key, "variant": False}
         try:
-            game = self.load_path(path)
+            data = load_yaml_file(path).data
         except RulebookError as exc:
-            entry["error"] = str(exc).replace(str(self.folder), "")
+            entry["error"] = exc.message
             return entry
-        rs = game.ruleset
-        entry.update({"name": game.name, "min_players": rs.min_players, "max_players": rs.max_players,
-                      "players": game.num_players, "params": param_rows(game),
-                      "variant": "/" in key or path.parent != self.folder})
+        if isinstance(data, dict):
+            game = data.get("game") if isinstance(data.get("game"), dict) else {}
+            entry["variant"] = "extends" in data
+            entry["name"] = str(game.get("name") or data.get("extends") or key)
         return entry
+
+    def details(self, key: str) -> dict:
+        """Players and parameters (with descriptions) of a ruleset: compiled, then kept."""
+        if key not in self._details:
+            try:
+                game = self.load(key)
+            except RulebookError as exc:
+                return {"key": key, "error": str(exc).replace(str(self.folder), "")}
+            rs = game.ruleset
+            self._details[key] = {"key": key, "name": game.name, "min_players": rs.min_players,
+                                  "max_players": rs.max_players, "players": game.num_players,
+                                  "params": param_rows(game)}
+        return self._details[key]
 
 
 def _first_comment(path: Path) -> str:

@@ -109,13 +109,24 @@ class Table:
         return seat if seat is not None and self.bots[seat] is not None else None
 
     # ---- decisions ---------------------------------------------------------------------------------
+    def settled(self, seat: int) -> tuple:
+        """The seat's prefix and the choices of its next stage, stages with a single choice that does
+        not yet complete the action taken at once (so a decision of one option opens at its values)."""
+        state = self.state
+        prefix = self.prefix.get(seat, ())
+        options = staging.choices(state, prefix)
+        while len(options) == 1 and not options[0].complete:
+            prefix += (options[0].value,)
+            options = staging.choices(state, prefix)
+        self.prefix[seat] = prefix
+        return prefix, options
+
     def pick(self, seat: int, index) -> bool:
         """The seat picks choice ``index`` of its current stage; True when that completed an action."""
         state = self.state
         if state.current_player() != seat:
             raise IllegalActionError("it is not your turn")
-        prefix = self.prefix.get(seat, ())
-        options = staging.choices(state, prefix)
+        prefix, options = self.settled(seat)
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(options):
             raise IllegalActionError("there is no such choice")
         choice = options[index]
@@ -128,10 +139,14 @@ class Table:
         return False
 
     def back(self, seat: int) -> None:
+        """Undo the seat's last pick in the current decision (and the single-choice stages before it)."""
         prefix = self.prefix.get(seat, ())
-        if prefix:
-            self.prefix[seat] = prefix[:-1]
-            self.version += 1
+        while prefix:
+            prefix = prefix[:-1]
+            if len(staging.choices(self.state, prefix)) > 1:
+                break
+        self.prefix[seat] = prefix
+        self.version += 1
 
     def bot_move(self, seat: int, expected_version: int):
         """The bot's choice for the current state (called away from the event loop)."""
@@ -196,9 +211,10 @@ class Table:
         if self.undo_request is not None:
             out["undo"] = {"by": self.undo_request["by"], "agreed": self.undo_request["agreed"]}
         if viewer is not None and viewer == state.current_player() and self.bots[viewer] is None:
-            prefix = self.prefix.get(viewer, ())
-            out["choices"] = staging.choice_payload(state, viewer, staging.choices(state, prefix))
-            out["chosen"] = [_label(game, state, prefix, i) for i in range(len(prefix))]
+            prefix, options = self.settled(viewer)
+            out["choices"] = staging.choice_payload(state, viewer, options)
+            out["chosen"] = [_label(state, prefix, i) for i in range(len(prefix))]
+            out["can_go_back"] = any(len(staging.choices(state, prefix[:i])) > 1 for i in range(len(prefix)))
         if self.error:
             out["error"] = self.error
         return out
@@ -216,7 +232,7 @@ class Table:
                 "view": self.states[move].view(seat), "narration": lines[-MAX_NARRATION:]}
 
 
-def _label(game, state, prefix, i) -> str:
+def _label(state, prefix, i) -> str:
     for choice in staging.choices(state, prefix[:i]):
         if choice.value == prefix[i]:
             return choice.label

@@ -92,16 +92,20 @@ def browser():
 
 @pytest.fixture
 def context(browser):
-    """A fresh browser context (its own cookies and storage: one person at the table)."""
-    contexts = []
+    """A factory of fresh browser contexts (each its own cookies and storage: one person).  Console
+    errors of their pages (a script error, a content security policy violation) fail the test."""
+    contexts, errors = [], []
 
     def make():
         ctx = browser.new_context(viewport={"width": 1360, "height": 900})
+        ctx.on("page", lambda page: page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None))
+        ctx.on("weberror", lambda e: errors.append(str(e.error)))
         contexts.append(ctx)
         return ctx
     yield make
     for ctx in contexts:
         ctx.close()
+    assert not [e for e in errors if "favicon" not in e], errors
 
 
 def screenshot(page, name: str) -> None:

@@ -15,7 +15,7 @@ function fillRulesets() {
   groups.variants.label = "Variants";
   for (const entry of catalog.rulesets) {
     if (entry.error) continue;
-    const option = el("option", null, entry.variant ? `${entry.name} — ${entry.key.split("/").pop()}` : entry.name);
+    const option = el("option", null, entry.variant ? `${entry.key.split("/").pop()}` : entry.name);
     option.value = entry.key;
     groups[entry.variant ? "variants" : "games"].appendChild(option);
   }
@@ -25,10 +25,16 @@ function fillRulesets() {
   fillGame();
 }
 
-function fillGame() {
-  const entry = currentEntry();
-  if (!entry) return;
-  document.getElementById("about").textContent = entry.about || "";
+async function fillGame() {
+  const listed = currentEntry();
+  if (!listed) return;
+  document.getElementById("about").textContent = listed.about || "";
+  document.getElementById("create").disabled = true;
+  const entry = await api(`/api/ruleset?key=${encodeURIComponent(listed.key)}`);
+  if (entry.key !== document.getElementById("ruleset").value) return;
+  document.getElementById("create").disabled = !!entry.error;
+  document.getElementById("create-error").textContent = entry.error || "";
+  if (entry.error) return;
   const players = clear(document.getElementById("players"));
   for (let n = entry.min_players; n <= entry.max_players; n++) {
     const option = el("option", null, String(n));

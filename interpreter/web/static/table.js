@@ -8,6 +8,7 @@ let socket = null;
 let last = null;        // the last state message
 let travelling = null;  // the last travel message while replaying
 let retry = 500;
+let renders = 0;         // counts drawings (tests wait on it)
 
 function send(command) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
@@ -204,7 +205,7 @@ function drawDecision(message) {
   const title = document.getElementById("decision-title");
   const back = document.getElementById("back");
   const decision = message.view.decision;
-  back.hidden = !(message.chosen && message.chosen.length);
+  back.hidden = !message.can_go_back;
   if (message.over) {
     title.textContent = "Game over";
     return;
@@ -315,6 +316,8 @@ function render() {
   else if (message.choices) setStatus("Your move.", "mine");
   else setStatus(message.view.decision ? `${message.view.decision.player} to move` : "", "");
   document.getElementById("notice").textContent = "";
+  document.body.dataset.renders = String(++renders);
+  document.body.dataset.state = message.over ? "over" : (message.choices ? "mine" : "waiting");
 }
 
 function start() {

@@ -1,0 +1,58 @@
+"""Helpers of the web tests: create tables over HTTP, play by clicks in a page."""
+from __future__ import annotations
+
+import httpx
+
+from interpreter.views import component_visible
+
+
+def create_table(server, ruleset=None, seats=("human", "random"), players=None, pace=0, params=None, source=None):
+    body = {"seats": list(seats), "pace": pace, "params": params or {}}
+    if players is not None:
+        body["players"] = players
+    if source is not None:
+        body["source"] = source
+    else:
+        body["ruleset"] = ruleset
+    response = httpx.post(server.url + "/api/tables", json=body, timeout=60)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def live_table(server, table_id):
+    return server.app.state.server.live[table_id].table
+
+
+def wait_ready(page, timeout=30_000) -> str:
+    """Wait until the page is this seat's turn or the game is over; returns 'mine' or 'over'."""
+    page.locator("body[data-state=mine], body[data-state=over]").wait_for(state="attached", timeout=timeout)
+    return page.evaluate("document.body.dataset.state")
+
+
+def renders(page) -> int:
+    return int(page.evaluate("document.body.dataset.renders || '0'"))
+
+
+def click_and_wait(page, locator) -> None:
+    before = renders(page)
+    locator.click()
+    page.locator(f"body:not([data-renders='{before}'])").wait_for(state="attached", timeout=30_000)
+
+
+def play_one_choice(page, rng) -> None:
+    """Pick something the way a person would: a highlighted thing on the table, else a button."""
+    targets = page.locator(".board-area .target")
+    count = targets.count()
+    if count and rng.random() < 0.85:
+        click_and_wait(page, targets.nth(rng.randrange(count)))
+        return
+    buttons = page.locator("#choices button.choice")
+    click_and_wait(page, buttons.nth(rng.randrange(buttons.count())))
+
+
+def shown_ids(page) -> set:
+    return {int(x) for x in page.eval_on_selector_all(".board-area .card[data-id]", "cards => cards.map(c => c.dataset.id)")}
+
+
+def visible_ids(state, seat) -> set:
+    return {c for c in range(state.game.num_components) if component_visible(state, c, seat)}

@@ -1,0 +1,80 @@
+"""The web table in a real browser (headless Chromium through Playwright): games played by clicks."""
+from __future__ import annotations
+
+import random
+
+from .conftest import screenshot
+from .helpers import (click_and_wait, create_table, live_table, play_one_choice, shown_ids, visible_ids,
+                      wait_ready)
+
+
+def test_lobby_creates_a_table(web_server, context):
+    page = context().new_page()
+    page.goto(web_server.url + "/")
+    page.wait_for_selector("#ruleset option[value='la-famiglia']", state="attached")
+    page.select_option("#ruleset", "la-famiglia")
+    page.wait_for_selector("#params .param")
+    page.wait_for_selector("#create:enabled")
+    assert page.locator("#seats .seat-row").count() == 2
+    assert page.locator("#params .description").first.inner_text().strip()
+    screenshot(page, "lobby")
+    page.click("#create")
+    page.wait_for_selector("#links .seat-link")
+    link = page.locator("#links .seat-link").first.get_attribute("href")
+    assert link.startswith("/table/") and "#seat=" in link
+    assert page.locator("#links .spectator-link").count() == 1
+
+
+def test_la_famiglia_to_the_end_by_clicks(web_server, context):
+    table = create_table(web_server, "la-famiglia", ["human", "random"])
+    page = context().new_page()
+    page.goto(web_server.url + table["seats"][0]["link"])
+    rng = random.Random(5)
+    for _ in range(600):
+        if wait_ready(page) == "over":
+            break
+        play_one_choice(page, rng)
+    assert wait_ready(page) == "over"
+    result = page.locator("#result")
+    assert result.is_visible()
+    assert "win" in result.inner_text().lower()
+    assert page.locator("#travel").is_visible()
+    screenshot(page, "table-la-famiglia")
+
+
+def test_gangster_two_people_and_a_bot(web_server, context):
+    table = create_table(web_server, "gangster", ["human", "human", "random"], players=3)
+    pages = [context().new_page() for _ in range(2)]
+    for seat, page in enumerate(pages):
+        page.goto(web_server.url + table["seats"][seat]["link"])
+        page.wait_for_selector(".player")
+    live = live_table(web_server, table["id"])
+    placements = 0
+    for _ in range(40):
+        seat = live.state.current_player()
+        page = pages[seat]
+        wait_ready(page)
+        for s, p in enumerate(pages):  # each page shows only what its seat sees
+            assert shown_ids(p) <= visible_ids(live.state, s)
+        assert pages[1 - seat].locator("#choices button").count() == 0
+        place = page.locator("#choices button.choice", has_text="place own")
+        if place.count():
+            click_and_wait(page, place)
+            click_and_wait(page, page.locator(".player.me .target").first)
+            cells = page.locator("td.cell.target")
+            assert cells.count() > 0
+            before = page.locator("td.cell .card").count()
+            click_and_wait(page, cells.first)
+            wait_ready(page) if live.state.current_player() == seat else None
+            assert page.locator("td.cell .card").count() >= before
+            placements += 1
+        else:
+            click_and_wait(page, page.locator("#choices button.choice").first)
+        if placements >= 3 or live.state.is_terminal():
+            break
+    assert placements >= 3
+    for page in pages:
+        page.locator("#narration li").first.wait_for()
+        lines = page.locator("#narration li").all_inner_texts()
+        assert any(line.startswith("Red:") for line in lines) and any(line.startswith("Blue:") for line in lines)
+    screenshot(pages[0], "table-gangster")
