@@ -2,9 +2,8 @@
 
 An action's text names components; another seat is told the text only if the action is declared
 public or every component it names was visible to that seat before or after the step; otherwise it
-hears only the option's name.  The engine's own narration (``State.narration(seat, start)``, the
-ruleset's ``log`` lines with their visibility) follows when the engine has it; before that, the
-step's ``log`` notes, which are public.
+hears only the option's name.  The rules' own narration of the step (``State.narration(seat, start)``:
+the ruleset's ``log`` messages, each told as far as that seat may know) follows.
 """
 from __future__ import annotations
 
@@ -39,12 +38,7 @@ def step_lines(before_seen: dict, heard: dict, seat: int, action, after) -> tupl
 
 
 def engine_lines(state, viewer, heard: dict) -> list:
-    """The engine's narration for ``viewer`` not yet told (the step's public notes on an engine
-    without narration)."""
-    narration = getattr(state, "narration", None)
-    if narration is None:
-        return [str(note) for note in state.notes]
-    messages = narration(viewer)
-    start = heard.get(viewer, 0)
-    heard[viewer] = len(messages)
-    return [m.get("text", "") if isinstance(m, dict) else str(m) for m in messages[start:]]
+    """The rules' narration for ``viewer`` not yet told (``heard[viewer]`` messages were)."""
+    messages = state.narration(viewer, heard.get(viewer, 0))
+    heard[viewer] = heard.get(viewer, 0) + len(messages)
+    return [m["text"] for m in messages]

@@ -203,8 +203,8 @@ class Table:
         lines = [line for step in self.lines for line in step[viewer]]
         out = {"type": "state", "table": self.id, "game": game.name, "you": viewer,
                "seats": [{"name": game.player_names[s], "spec": spec} for s, spec in enumerate(self.seats)],
-               "view": state.view(viewer), "narration": lines[-MAX_NARRATION:], "moves": state.moves,
-               "over": state.is_terminal(), "pace": self.record["pace"], "end_reason": getattr(state, "end_reason", None),
+               "view": _without_narration(state.view(viewer)), "narration": lines[-MAX_NARRATION:], "moves": state.moves,
+               "over": state.is_terminal(), "pace": self.record["pace"], "end_reason": state.end_reason,
                "turn": state.current_player(), "can_undo": viewer in self.step_seats and not state.is_terminal()}
         if state.is_terminal():
             out["result"] = {"scores": state.returns(), "winners": state.winners()}
@@ -212,7 +212,7 @@ class Table:
             out["undo"] = {"by": self.undo_request["by"], "agreed": self.undo_request["agreed"]}
         if viewer is not None and viewer == state.current_player() and self.bots[viewer] is None:
             prefix, options = self.settled(viewer)
-            out["choices"] = staging.choice_payload(state, viewer, options)
+            out["choices"] = staging.choice_payload(state, viewer, prefix, options)
             out["chosen"] = [_label(state, prefix, i) for i in range(len(prefix))]
             out["can_go_back"] = any(len(staging.choices(state, prefix[:i])) > 1 for i in range(len(prefix)))
         if self.error:
@@ -229,7 +229,14 @@ class Table:
             raise IllegalActionError("no such seat")
         lines = [line for step in self.lines[:move + 1] for line in step[seat]]
         return {"type": "travel", "move": move, "moves": len(self.states) - 1, "seat": seat,
-                "view": self.states[move].view(seat), "narration": lines[-MAX_NARRATION:]}
+                "view": _without_narration(self.states[move].view(seat)), "narration": lines[-MAX_NARRATION:]}
+
+
+def _without_narration(view: dict) -> dict:
+    """A view without its narration: the table sends narration as lines of its own (who did what,
+    then the rules' messages of that step)."""
+    view.pop("narration", None)
+    return view
 
 
 def _label(state, prefix, i) -> str:
