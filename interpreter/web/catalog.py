@@ -13,7 +13,7 @@ from dsl.loader import load_ruleset
 from dsl.yaml_loader import load_yaml_file
 from dsl.registry import EFFECTS, FUNCTIONS
 
-from ..cli.info import param_rows
+from ..cli.info import _first_comment, param_rows
 from ..game import Game
 
 
@@ -87,12 +87,3 @@ class Catalog:
                                   "max_players": rs.max_players, "players": game.num_players,
                                   "params": param_rows(game)}
         return self._details[key]
-
-
-def _first_comment(path: Path) -> str:
-    lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
-            break
-        lines.append(line.lstrip("# ").strip())
-    return " ".join(lines)
