@@ -91,8 +91,10 @@ class Resolver(Declarations):
             default = players_spec.get("default", lo)
         players = self.players_override if self.players_override is not None else default
         if not lo <= players <= hi:
-            raise ParameterError(f"{game['name']} is for {lo} to {hi} players, not {players}",
-                                 self.doc.position(("game", "players")), f"use --players {lo}..{hi}")
+            allowed = f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+            raise ParameterError(f"{game['name']} is for {allowed}, not {players}",
+                                 self.doc.position(("game", "players")),
+                                 f"use --players {lo}" if lo == hi else f"use --players {lo}..{hi}")
         rs = ir.Ruleset(
             name=game["name"], file=self.doc.file, description=game.get("description", ""),
             min_players=lo, max_players=hi, players=players,

@@ -1,5 +1,8 @@
 """Stage 2: check a ruleset's structure against ``schemas/ruleset.schema.json`` (JSON Schema 2020-12).
 
+A variant file (``extends:``) is checked against ``schemas/variant.schema.json`` by editors; the loader
+checks it after merging it with its base, as a whole ruleset.
+
 Every error is located at the line of the offending value (or key), and the best of the alternatives
 of an ``anyOf`` is reported instead of all of them.
 """
@@ -12,21 +15,31 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
 
 from .errors import SchemaError
 from .yaml_loader import Document
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json"
+SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_PATH = SCHEMAS_DIR / "ruleset.schema.json"
+VARIANT_SCHEMA_PATH = SCHEMAS_DIR / "variant.schema.json"
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
+def _schema(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def ruleset_schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return _schema(SCHEMA_PATH)
 
 
-@lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
-    return Draft202012Validator(ruleset_schema())
+@lru_cache(maxsize=None)
+def validator(path: Path = SCHEMA_PATH) -> Draft202012Validator:
+    """A validator for one of the schemas; the two refer to each other by file name."""
+    registry = Registry().with_resources(
+        (p.name, Resource.from_contents(_schema(p))) for p in (SCHEMA_PATH, VARIANT_SCHEMA_PATH))
+    return Draft202012Validator(_schema(path), registry=registry)
 
 
 def _path_name(path) -> str:
@@ -105,7 +118,7 @@ def _to_schema_error(doc: Document, error: ValidationError) -> SchemaError:
 
 def schema_errors(doc: Document) -> list[SchemaError]:
     """All structural errors of a document, in file order."""
-    errors = [_to_schema_error(doc, e) for e in _validator().iter_errors(doc.data)]
+    errors = [_to_schema_error(doc, e) for e in validator().iter_errors(doc.data)]
     unique = {}
     for err in errors:
         unique.setdefault((err.position, err.message), err)

@@ -4,6 +4,7 @@
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import string
@@ -26,15 +27,36 @@ RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve()
 
 
 def find_ruleset(name_or_path: str | os.PathLike) -> Path:
-    """A ruleset file from a path, or from a name of a file under ``rulesets/``."""
+    """A ruleset file from a path, or from the name of a ruleset, a shipped variant or an example
+    (a file anywhere under ``rulesets/``: ``la-famiglia``, ``la-famiglia-street-7``)."""
     path = Path(name_or_path)
     if path.suffix in (".yaml", ".yml") or path.exists():
         return path
-    for candidate in (RULESETS_DIR / f"{name_or_path}.yaml", RULESETS_DIR / f"{name_or_path}.yml"):
-        if candidate.exists():
+    found = named_ruleset(str(name_or_path))
+    if found is not None:
+        return found
+    names = sorted({p.stem for p in shipped_rulesets()})
+    close = difflib.get_close_matches(str(name_or_path), names, n=3)
+    hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
+            f"known rulesets: {', '.join(p.stem for p in sorted(RULESETS_DIR.glob('*.yaml'))) or 'none'}; "
+            "`rulebook variants GAME` lists a game's variants")
+    raise ErrorList([ParameterError(f"no ruleset named '{name_or_path}'", hint=hint)])
+
+
+def shipped_rulesets() -> list:
+    """Every ruleset and variant file under ``rulesets/``."""
+    return sorted(p for p in RULESETS_DIR.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def named_ruleset(name: str):
+    """The file under ``rulesets/`` that a name means: ``NAME.yaml`` there, or in one of its folders."""
+    for candidate in (RULESETS_DIR / f"{name}.yaml", RULESETS_DIR / f"{name}.yml"):
+        if candidate.is_file():
             return candidate
-    known = ", ".join(sorted(p.stem for p in RULESETS_DIR.glob("*.yaml"))) or "none"
-    raise ErrorList([ParameterError(f"no ruleset named '{name_or_path}'", hint=f"known rulesets: {known}")])
+    for path in shipped_rulesets():
+        if name in (path.stem, path.relative_to(RULESETS_DIR).with_suffix("").as_posix()):
+            return path
+    return None
 
 
 def find_base(name: str, folder: Path):
@@ -43,7 +65,7 @@ def find_base(name: str, folder: Path):
                       RULESETS_DIR / name):
         if candidate.is_file():
             return candidate
-    return None
+    return named_ruleset(name)
 
 
 def load_game(name_or_path, params=None, players=None) -> "Game":

@@ -507,6 +507,6 @@ def test_the_doc_names_every_parameter_and_the_card_list_default():
     game = game_for()
     for name in game.params:
         assert f"`{name}`" in text, f"parameter {name} is not documented"
-    assert re.search(r"default", text, re.I) and "FACTS.md" in text
+    assert re.search(r"default", text, re.I) and "project's default" in text
     for ruling in ("Wachhund", "police", "trade", "share card turned up"):
         assert ruling.lower() in text.lower()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookEr
 
 from . import info as cli_info, sim as cli_sim
 from ..bots import bot_seed, make_bot, play_game, split_specs
-from ..game import load_game
+from ..game import find_ruleset, load_game
 from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
 from .render import render_view, result_text
 from ..web import serve as web_serve
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check rulesets and report every error")
     validate.add_argument("paths", nargs="+", metavar="PATH",
-                          help="ruleset files or folders (every *.yaml below)")
+                          help="ruleset or variant names, files, or folders (every *.yaml below)")
     validate.add_argument("--players", type=_positive_int, help="check with this number of players")
     validate.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                           metavar="NAME=VALUE", help="check with this parameter value (repeatable)")
@@ -138,14 +139,7 @@ def _setting(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+_positive_int = cli_sim.positive_int
 
 
 def _load(args):
@@ -195,8 +189,12 @@ def _ruleset_files(paths: list) -> list:
             files += found
         elif path.exists():
             files.append(path)
-        else:
+        elif path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
             raise ParameterError(f"{name}: no such file or folder")
+        else:
+            found = find_ruleset(name)
+            inside = os.path.relpath(found)
+            files.append(Path(inside) if not inside.startswith("..") else found)
     return files
 
 

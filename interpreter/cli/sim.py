@@ -1,6 +1,7 @@
 """The simulation commands: ``simulate``, ``compare`` and ``tournament``."""
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import sys
@@ -19,17 +20,21 @@ from ..analysis.simulation import RunSpec, compare, simulate
 
 
 def add_run_arguments(parser) -> None:
-    parser.add_argument("-n", "--games", type=_positive, required=True, help="number of games")
+    parser.add_argument("-n", "--games", type=positive_int, required=True, help="number of games")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
-    parser.add_argument("--jobs", type=_positive, default=1,
+    parser.add_argument("--jobs", type=positive_int, default=1,
                         help="processes to play on; the results are the same for any number")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
 
 
-def _positive(text: str) -> int:
-    value = int(text)
+def positive_int(text: str) -> int:
+    """A whole number of at least 1, for options such as ``-n`` and ``--players``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
     if value < 1:
-        raise ValueError(text)
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
