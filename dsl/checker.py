@@ -9,6 +9,7 @@ to (``symbols``).  Symbols are tuples:
     ("pvar", name)    a variable of each player         ("pzone", family) a zone of each player
     ("attr", name)    a printed attribute of a component ("mark", name) a changeable attribute
     ("cprop", name)   a property every component has: owner, zone, name, kind
+    ("pprop", name)   a property every player has: name
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .types import (ANY, BOOL, CELL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Ty
                     element_type, is_collection, join, list_of, type_of_value)
 
 COMPONENT_PROPERTIES = {"owner": PLAYER, "zone": ZONE, "name": STR, "kind": STR, "cell": CELL}
+PLAYER_PROPERTIES = {"name": STR}  # a player's name: game.player_names, or P1, P2 ...
 AGGREGATES = ("list", "sum", "count", "any", "all", "min", "max")
 SPEC_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "component": COMPONENT,
               "zone": ZONE, "cell": CELL, "any": ANY}
@@ -99,6 +101,7 @@ class ExprChecker:
         self.types = ruleset.types
         self.symbols = ruleset.symbols
         self.define_types: dict = {}
+        self.chance_calls: list = []  # calls of built-ins that roll dice (the resolver checks where they stand)
         self.constants = {"top": "top", "bottom": "bottom",
                           "players": list(range(ruleset.players)), "num_players": ruleset.players}
 
@@ -166,8 +169,19 @@ class ExprChecker:
             raise CheckError(f"'{name}' is a variable of each player", node.pos,
                              f"name whose: 'active.{name}' or 'p.{name}'")
         known = scope.all_names() | set(rs.params) | set(rs.vars) | set(rs.zones) | set(self.constants)
-        raise CheckError(f"unknown name '{name}'", node.pos,
-                         suggest(name, known) or "declare it under vars, or bind it with let or for")
+        raise CheckError(f"unknown name '{name}'", node.pos, suggest(name, known) or self._closest_names(name))
+
+    def _closest_names(self, name: str) -> str:
+        """The zones, variables and definitions whose names are closest to ``name``."""
+        rs = self.rs
+        groups = (("zones", rs.zones), ("variables", list(rs.vars) + list(rs.player_vars)),
+                  ("definitions", rs.defines), ("parameters", rs.params))
+        listed = []
+        for label, names in groups:
+            if names:
+                ranked = sorted(names, key=lambda n: (-difflib.SequenceMatcher(None, name, n).ratio(), n))
+                listed.append(f"{label}: {', '.join(ranked[:3])}")
+        return "; ".join(listed + ["or declare it under vars, or bind it with let or for"])
 
     def _attr(self, node, scope):
         obj_t = self.check(node.obj, scope)
@@ -201,7 +215,10 @@ class ExprChecker:
             if name in rs.zones and rs.zones[name].per_player:
                 self.symbols[node] = ("pzone", name)
                 return ZONE
-            known = set(rs.player_vars) | {z for z, f in rs.zones.items() if f.per_player}
+            if name in PLAYER_PROPERTIES:
+                self.symbols[node] = ("pprop", name)
+                return PLAYER_PROPERTIES[name]
+            known = set(rs.player_vars) | {z for z, f in rs.zones.items() if f.per_player} | set(PLAYER_PROPERTIES)
             raise CheckError(f"players have no variable or zone '{name}'", node.pos,
                              suggest(name, known) or "declare it under player_vars or as a zone with per: player")
         if obj_t == ANY:
@@ -313,6 +330,8 @@ class ExprChecker:
             known = set(self.functions.names()) | set(self.rs.defines)
             raise CheckError(f"unknown function '{name}'", node.pos,
                              suggest(name, known) or "see docs/language.md for the built-in functions")
+        if builtin.chance:
+            self.chance_calls.append(node)
         self.symbols[node] = ("func", name)
         arg_types = self.check_arguments(builtin, node, scope)
         return builtin.result_type(arg_types)

@@ -201,6 +201,12 @@ class Declarations:
                 if section == "vars" and visibility == "owner":
                     self.error(CheckError("a shared variable has no owner", hint="use all or none"), path)
                 t = type_of_value(initial)
+                if declared == PLAYER and t == INT:  # a seat number: seats count from 0
+                    if not 0 <= initial < self.rs.players:
+                        self.error(CheckError(f"there is no seat {initial} in a game of {self.rs.players} players",
+                                              hint=f"seats are numbered 0 to {self.rs.players - 1}"),
+                                   path + ("initial",))
+                    t = PLAYER
                 if declared is not None:
                     if not compatible(declared, t):
                         self.error(CheckError(f"the initial value {initial!r} is not a {declared}"), path)

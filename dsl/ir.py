@@ -149,6 +149,7 @@ class Choose(Stmt):
     prompt: str | None
     options: list
     if_none: str
+    prompt_parts: tuple = ()  # (literal text, expression or None) of the prompt's {fields}
 
 
 @dataclass

@@ -208,6 +208,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, base: Position, what: str) ->
         message = f"cannot parse the {what}"
     expected = getattr(exc, "expected", None) or getattr(exc, "allowed", None)
     hint = f"expected {_describe_expected(expected)}" if expected else None
+    if isinstance(exc, UnexpectedToken) and exc.token.value == "=" and what == "expression":
+        hint = "to compare two values write '==' ('=' assigns, in a statement of its own)"
     offset = getattr(exc, "pos_in_stream", None)
     if base.segments and offset is not None:
         pos = base.at_offset(offset)

@@ -40,6 +40,7 @@ class Builtin:
     impl: Callable
     kind: str  # "function" or "effect"
     raw: bool = False  # the implementation gets compiled argument closures instead of values
+    chance: bool = False  # draws from the game's random generator: only in statements, never in a test
 
     def signature(self) -> str:
         parts = []
@@ -61,13 +62,13 @@ class Registry:
     kind: str
     entries: dict = field(default_factory=dict)
 
-    def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False):
+    def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False, chance: bool = False):
         """Decorator: add the decorated implementation under ``name``."""
 
         def decorate(impl: Callable) -> Callable:
             if name in self.entries:
                 raise ValueError(f"{self.kind} {name!r} registered twice")
-            self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw)
+            self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw, chance)
             return impl
 
         return decorate

@@ -41,6 +41,7 @@ class Resolver(Declarations):
         self.errors: list[RulebookError] = []
         self.proc_state: dict = {}
         self.quiet_calls: list = []  # procedure calls from setup and triggers
+        self.statement_calls: set = set()  # ids of the calls that stand in simple statements
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -121,6 +122,7 @@ class Resolver(Declarations):
         self._scoring()
         self._remaining_procedures()
         self._check_quiet_calls()
+        self._check_chance_calls()
         return rs
 
     # ---- declarations ------------------------------------------------------------------------
@@ -279,6 +281,7 @@ class Resolver(Declarations):
         node = self.parse(path, statement=True)
         if node is None:
             return None
+        self.statement_calls.update(id(n) for n in _walk(node) if isinstance(n, ast.Call))
         try:
             if isinstance(node, (ast.Break, ast.Continue)):
                 if not ctx.loop:
@@ -301,6 +304,16 @@ class Resolver(Declarations):
         except CheckError as exc:
             self.error(exc, path)
             return None
+
+    def _check_chance_calls(self):
+        """A call that draws from the random generator (``roll``) stands only in a simple statement:
+        never in a condition, a choice's domain, a definition or a text, which are evaluated while
+        legal actions are listed."""
+        for call in {id(c): c for c in self.checker.chance_calls}.values():
+            if id(call) not in self.statement_calls:
+                self.errors.append(CheckError(
+                    f"{call.func}() draws a random number, which only a statement may do", call.pos,
+                    f"store it first with a statement, e.g. 'let r = {call.func}(...)', and use the local"))
 
     def _assignment(self, node, scope, ctx):
         target = node.target
@@ -445,7 +458,39 @@ class Resolver(Declarations):
             options.append(ir.Option(spec["optional"], None, [], None, [],
                                      self.doc.position(cpath + ("optional",)), decline=True))
             if_none = "skip"
-        return ir.Choose(pos, player, spec.get("prompt"), options, if_none)
+        prompt = self._interpolated(cpath + ("prompt",), scope) if spec.get("prompt") else ()
+        return ir.Choose(pos, player, spec.get("prompt"), options, if_none, prompt)
+
+    def _interpolated(self, path, scope) -> tuple:
+        """A text that shows values, ``"{name} has {active.coins} coins"``: its literal parts and the
+        checked expression of each ``{...}`` field, in order."""
+        text = self._get(path)
+        base = self.doc.text_position(path)
+        parts, offset = [], 0
+        try:
+            fields = list(string.Formatter().parse(text))
+        except ValueError as exc:
+            self.error(CheckError(f"the text has a stray brace: {exc}",
+                                  hint="write {{ and }} for braces that show as such"), path)
+            return ()
+        for literal, field, spec, conversion in fields:
+            offset += len(literal)
+            node = None
+            if field is not None:
+                where = base.at_offset(offset + 1)
+                offset += len(field) + 2 + (len(spec) + 1 if spec else 0) + (2 if conversion else 0)
+                if spec or conversion or not field.strip():
+                    self.error(CheckError(f"the text's field '{{{field}}}' should be a name or an expression, "
+                                          "without a format", where, "e.g. {active.name} or {size(hand)}"))
+                    continue
+                try:
+                    node = parse_expression(field, where)
+                    self.checker.check(node, scope)
+                except RulebookError as exc:
+                    self.error(exc)
+                    continue
+            parts.append((literal, node))
+        return tuple(parts)
 
     def _option(self, name, spec, path, scope, ctx):
         inner = Scope(scope)
@@ -521,3 +566,10 @@ def resolve(doc: Document, functions, effects, params=None, players=None) -> tup
 
 
 __all__ = ["resolve", "Resolver", "ANY"]
+
+
+def _walk(node):
+    """A node and every node below it."""
+    yield node
+    for child in ast.children(node):
+        yield from _walk(child)

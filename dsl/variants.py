@@ -8,13 +8,15 @@ The rules (see docs/variants.md):
   ``{before: SEL, insert: [ITEMS]}``, ``{after: SEL, insert: [ITEMS]}``, ``{append: [ITEMS]}``,
   ``{prepend: [ITEMS]}``.  SEL picks exactly one item: a text names the item whose ``name`` or
   ``step`` is that text, or the statement with that exact text; a mapping picks the item that has
-  all those keys and values (a row of a component table, say).
+  all those keys and values (a row of a component table, say; ``~`` for a key it merely has, a
+  nested mapping for part of what a key holds); a number picks the item at that position.
 
 Every merged value keeps the file, line and column it came from, so errors point into the variant
 file for what it changed and into the base file for the rest.
 """
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from .errors import SchemaError
@@ -159,13 +161,45 @@ class Merger:
         return [_child(listed, j) for j in range(len(listed.value))]
 
     def _select(self, items, selector, sref) -> int:
+        if isinstance(selector, int) and not isinstance(selector, bool):
+            if -len(items) <= selector < len(items):
+                return selector % len(items)
+            raise SchemaError(f"position {selector} is outside the list it edits, which has {len(items)} items",
+                              sref.position(), "positions count from 0 (the first item); -1 is the last")
         hits = [i for i, item in enumerate(items) if _matches(_value(item), selector)]
         if len(hits) != 1:
             what = "no item" if not hits else f"{len(hits)} items"
             raise SchemaError(f"{selector!r} matches {what} of the list it edits", sref.position(),
-                              "name an item by its 'name' or 'step', its exact text, or by key: value pairs "
-                              "that only it has")
+                              _selector_hint([_value(item) for item in items], selector, hits))
         return hits[0]
+
+
+def _label(item) -> str:
+    """How an item of a list reads in a hint: its name or step, its text, or its first key."""
+    if isinstance(item, str):
+        return item.strip()
+    if isinstance(item, dict):
+        for key in ("name", "step"):
+            if isinstance(item.get(key), str):
+                return item[key]
+        if item:
+            key = next(iter(item))
+            value = item[key]
+            shown = value if isinstance(value, (str, int, bool)) or value is None else "..."
+            return f"{{{key}: {shown}}}"
+    return repr(item)
+
+
+def _selector_hint(items, selector, hits) -> str:
+    labels = [_label(item) for item in items]
+    if isinstance(selector, str):
+        close = difflib.get_close_matches(selector.strip(), labels, n=1, cutoff=0.6)
+        if close:
+            return f"did you mean {close[0]!r}?"
+    shown = [f"{i}: {labels[i]}" for i in (hits or range(len(items)))][:8]
+    return ("pick one item by its name or step, its exact text, key: value pairs only it has "
+            "({choose: ~} for the item that has a key, nested mappings for what it contains), or its "
+            f"position; {'the matches' if hits else 'the list holds'}: {'; '.join(shown)}")
 
 
 def _value(node):
@@ -182,13 +216,24 @@ def _child(node, key):
 
 
 def _matches(item, selector) -> bool:
+    """Whether a list item is what a selector describes: a text names it (its name or step, or its
+    exact text); a mapping lists what it contains: ``~`` for a key it merely has, a nested mapping
+    for a part of a mapping it holds, and equal values otherwise."""
     if isinstance(selector, str):
         if isinstance(item, str):
             return item.strip() == selector.strip()
         return isinstance(item, dict) and selector in (item.get("name"), item.get("step"))
     if isinstance(selector, dict) and isinstance(item, dict):
-        return all(item.get(k) == v for k, v in selector.items())
+        return all(k in item and (v is None or _contains(item[k], v)) for k, v in selector.items())
     return False
+
+
+def _contains(value, wanted) -> bool:
+    if isinstance(wanted, dict) and isinstance(value, dict):
+        return all(k in value and (v is None or _contains(value[k], v)) for k, v in wanted.items())
+    if isinstance(wanted, str) and isinstance(value, str):
+        return value.strip() == wanted.strip()
+    return value == wanted
 
 
 def _deep_copy(value):

@@ -85,15 +85,16 @@ class OptionSpec:
 
 
 class ChoiceSpec:
-    __slots__ = ("player", "prompt", "options", "if_none", "end", "position")
+    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts")
 
-    def __init__(self, player, prompt, options, if_none, position):
+    def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
         self.player = player
         self.prompt = prompt
         self.options = options
         self.if_none = if_none
         self.end = None
         self.position = position
+        self.prompt_parts = prompt_parts  # (literal, compiled field or None, the field's type name)
 
 
 class Proc:
@@ -294,6 +295,9 @@ class Compiler:
             return lambda s, e: s.marks[name][obj(s, e)]
         if kind == "pvar":
             return lambda s, e: s.pvars[name][obj(s, e)]
+        if kind == "pprop":
+            names = game.player_names
+            return lambda s, e: names[obj(s, e)]
         if kind == "pzone":
             base = game.family_base[name]
             return lambda s, e: base + obj(s, e)
@@ -629,7 +633,11 @@ class Compiler:
             compiled.decline = option.decline
             compiled.public = option.public
             options.append(compiled)
-        spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position)
+        prompt_parts = tuple((literal, None, None) if node is None else
+                             (literal, self.expr(node), self.types.get(node, ANY))
+                             for literal, node in stmt.prompt_parts)
+        spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position,
+                          prompt_parts)
         code.append((CHOOSE, spec, stmt.position))
         exits = []
         for option, compiled in zip(stmt.options, options):

@@ -73,6 +73,20 @@ def as_list(state, items):
     return list(items)
 
 
+MAX_DIE = 1_000_000
+
+
+@fn("roll", [Param("sides", "int")], INT,
+    "A whole number from 1 to `sides`, each equally likely, drawn from the game's seeded random generator "
+    "(a chance event like a shuffle: the same seed and actions give the same rolls, so replays "
+    "reproduce them). Only in statements (`let d = roll(6)`), never in a condition or a text.",
+    chance=True)
+def roll(state, sides):
+    if not 1 <= sides <= MAX_DIE:
+        raise RulesRuntimeError(f"roll({sides}): a die has 1 to {MAX_DIE} sides")
+    return state.random_below(sides) + 1
+
+
 @fn("range", [Param("start", "int"), Param("stop", "int")], list_of(INT),
     "The whole numbers from start up to, not including, stop.")
 def int_range(state, start, stop):

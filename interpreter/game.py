@@ -380,6 +380,8 @@ class Game:
             return self.player_names[value]
         if kind == "cell" and isinstance(value, int):
             return self.cell_text(value)
+        if kind == "zone" and isinstance(value, int):
+            return self.zone_names[value]
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, list):

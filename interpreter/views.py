@@ -7,6 +7,8 @@ only how many components lie there.  A hidden component never appears with its i
 """
 from __future__ import annotations
 
+from dsl.errors import RulesRuntimeError
+
 
 def zone_visible(state, zone: int, viewer) -> bool:
     """Whether ``viewer`` sees the whole contents of a zone (and the zone's host, if any)."""
@@ -105,9 +107,47 @@ def view_of(state, viewer) -> dict:
     elif state.decider is not None:
         frame = state.stack[-1]
         spec = game.procs[frame[0]].code[frame[1]][1]
-        decision = {"player": game.player_names[state.decider], "prompt": spec.prompt}
+        decision = {"player": game.player_names[state.decider], "prompt": prompt_text(state, spec, frame[2], viewer)}
         if viewer == state.decider:
             decision["actions"] = [str(a) for a in state.legal_actions()]
         view["decision"] = decision
     view["narration"] = state.narration(viewer)
     return view
+
+
+def prompt_text(state, spec, env, viewer):
+    """A choice's prompt with its ``{fields}`` filled in as ``viewer`` may see them: a component
+    that is hidden from the viewer shows as its kind, never by name."""
+    if not spec.prompt_parts:
+        return spec.prompt
+    out = []
+    for literal, field, type_ in spec.prompt_parts:
+        out.append(literal)
+        if field is not None:
+            try:
+                out.append(shown_value(state, field(state, env), type_, viewer))
+            except RulesRuntimeError:  # e.g. the top of a zone that is empty now
+                out.append("?")
+    return "".join(out)
+
+
+def shown_value(state, value, type_, viewer) -> str:
+    """A value as text for one viewer: players and zones by name, components by name if visible."""
+    game = state.game
+    if isinstance(value, list):
+        element = type_.arg if type_ is not None and type_.name == "list" else None
+        return ", ".join(shown_value(state, v, element, viewer) for v in value)
+    name = type_.name if type_ is not None else None
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "component":
+        return game.names[value] if component_visible(state, value, viewer) else f"a hidden {game.kinds[value]}"
+    if name == "player":
+        return game.player_names[value]
+    if name == "zone":
+        return game.zone_names[value]
+    if name == "cell":
+        return game.cell_text(value)
+    return str(value)

@@ -1,0 +1,213 @@
+"""The stumbles a new author met (issue 15), each shown fixed: dice, prompts that show values, seats as
+initial values, player names, and hints for the common mistakes."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dsl.errors import ErrorList
+from interpreter import load_game
+
+
+DICE = """\
+game:
+  name: Dice
+  players: 2
+vars:
+  leader: {type: player, initial: 1}
+  last: 0
+player_vars:
+  score: 0
+flow:
+  - repeat: 20
+    do:
+      - choose:
+          prompt: "{active.name} has {active.score}; {leader.name} leads; last roll {last}"
+          options:
+            roll:
+              effects:
+                - let d = roll(6)
+                - last = d
+                - active.score += d
+            stop:
+      - if: active.score > leader.score
+        then: [leader = active]
+      - active = next_player(active)
+scoring:
+  score: player.score
+"""
+
+
+def write(tmp_path, text, name="game.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def errors(path, **kwargs):
+    with pytest.raises(ErrorList) as info:
+        load_game(path, **kwargs)
+    return info.value.errors
+
+
+def play(game, seed, pick=0):
+    state = game.new_initial_state(seed)
+    while not state.is_terminal():
+        actions = state.legal_actions()
+        state.apply_action(actions[pick % len(actions)])
+    return state
+
+
+# ---- dice ------------------------------------------------------------------------------------------
+def test_roll_gives_every_face_and_only_faces(tmp_path):
+    game = load_game(write(tmp_path, DICE))
+    rolls = set()
+    for seed in range(30):
+        state = game.new_initial_state(seed)
+        state.apply_action(state.legal_actions()[0])
+        rolls.add(state.vars["last"])
+    assert rolls == {1, 2, 3, 4, 5, 6}
+
+
+def test_roll_is_reproduced_by_seed_and_by_a_saved_state(tmp_path):
+    game = load_game(write(tmp_path, DICE))
+    first, second = play(game, 5), play(game, 5)
+    assert first.to_json() == second.to_json()
+    state = game.new_initial_state(9)
+    state.apply_action(state.legal_actions()[0])
+    copy = game.state_from_json(state.to_json())
+    for s in (state, copy):
+        s.apply_action(s.legal_actions()[0])
+    assert state.to_json() == copy.to_json()
+
+
+@pytest.mark.parametrize("where, line", [
+    ("      - if: roll(6) > 3\n        then: [last = 1]\n", "if"),
+    ("define:\n  lucky: roll(6) == 6\n", "define"),
+])
+def test_roll_only_in_statements(tmp_path, where, line):
+    text = DICE.replace("scoring:", where + "scoring:").replace("active.score > leader.score", "lucky") \
+        if line == "define" else \
+        DICE.replace("      - active = next_player(active)\n", where + "      - active = next_player(active)\n")
+    (error,) = errors(write(tmp_path, text))
+    assert "roll() draws a random number, which only a statement may do" in error.message
+    assert "let r = roll(...)" in error.hint
+
+
+def test_a_die_of_no_sides_is_a_located_runtime_error(tmp_path):
+    game = load_game(write(tmp_path, DICE.replace("roll(6)", "roll(last)")))
+    state = game.new_initial_state(0)
+    from dsl.errors import RulebookError
+    with pytest.raises(RulebookError) as info:
+        state.apply_action(state.legal_actions()[0])
+    assert "a die has 1 to" in str(info.value)
+
+
+# ---- prompts, seats, names -----------------------------------------------------------------------
+def test_prompt_shows_values_and_player_names(tmp_path):
+    game = load_game(write(tmp_path, DICE))
+    state = game.new_initial_state(3)
+    assert state.view(0)["decision"]["prompt"] == "P1 has 0; P2 leads; last roll 0"
+    state.apply_action(state.legal_actions()[0])
+    roll = state.vars["last"]
+    assert state.view(None)["decision"]["prompt"] == f"P2 has 0; P1 leads; last roll {roll}"
+
+
+def test_prompt_fields_are_checked_like_texts(tmp_path):
+    (error,) = errors(write(tmp_path, DICE.replace("last roll {last}", "last roll {lats}")))
+    assert error.message == "unknown name 'lats'"
+    assert "did you mean 'last'" in error.hint
+    assert (error.position.line, error.position.column) == (13, 86)
+
+
+def test_prompt_shows_a_hidden_component_by_its_kind_only(tmp_path):
+    text = """\
+    game: {name: Hidden, players: 2}
+    components:
+      card: {name: "card {v}", attributes: {v: int}, in: deck, table: [{v: 1, count: 3}]}
+    zones:
+      deck: {visibility: count}
+      hand: {per: player, visibility: owner}
+    flow:
+      - draw(deck, active.hand)
+      - choose:
+          prompt: "you hold {top(active.hand)}"
+          options: {done: }
+    """
+    game = load_game(write(tmp_path, text))
+    state = game.new_initial_state(0)
+    assert state.view(0)["decision"]["prompt"] == "you hold card 1"
+    assert state.view(1)["decision"]["prompt"] == "you hold a hidden card"
+
+
+def test_a_player_variable_starts_at_a_seat_number(tmp_path):
+    game = load_game(write(tmp_path, DICE))
+    assert game.new_initial_state(0).vars["leader"] == 1
+    (error,) = errors(write(tmp_path, DICE.replace("initial: 1", "initial: 2")))
+    assert "no seat 2 in a game of 2 players" in error.message and "0 to 1" in error.hint
+
+
+def test_string_concatenation_and_player_names(tmp_path):
+    text = DICE.replace("      - active = next_player(active)\n",
+                        "      - log(active.name + \" rolled \" + \"again\")\n      - active = next_player(active)\n")
+    load_game(write(tmp_path, text))
+
+
+# ---- hints ---------------------------------------------------------------------------------------
+def test_equals_for_double_equals_gets_a_hint(tmp_path):
+    (error,) = errors(write(tmp_path, DICE.replace("active.score > leader.score", "active.score = 3")))
+    assert "write '=='" in error.hint
+
+
+def test_an_unknown_name_lists_the_closest_zones_variables_and_definitions(tmp_path):
+    text = DICE.replace("scoring:", "zones:\n  discard: {visibility: all}\n  market: {visibility: all}\n"
+                                    "define:\n  best: max(p.score for p in players)\nscoring:")
+    text = text.replace("active.score > leader.score", "size(used_pile) > 0")
+    (error,) = errors(write(tmp_path, text))
+    assert error.message == "unknown name 'used_pile'"
+    assert "zones: discard, market" in error.hint
+    assert "variables: " in error.hint and "definitions: best" in error.hint
+
+
+# ---- variants select any statement ---------------------------------------------------------------
+@pytest.mark.parametrize("selector", ["{choose: ~}", "0", "-1", '{choose: {prompt: "Action 3: play a Brutale?"}}'])
+def test_a_variant_selects_an_unnamed_choose(tmp_path, selector):
+    path = write(tmp_path, f"""\
+    extends: la-famiglia
+    procedures:
+      intimidate:
+        - edit: {selector}
+          merge:
+            choose: {{prompt: "Brutale?"}}
+    """)
+    game = load_game(path)
+    assert game.ruleset.procedures["intimidate"].body[0].prompt == "Brutale?"
+
+
+def test_a_mistyped_selector_gets_a_did_you_mean(tmp_path):
+    path = write(tmp_path, """\
+    extends: la-famiglia
+    procedures:
+      turn:
+        - after: "recruit_or_pas()"
+          insert: ['log("x")']
+    """)
+    (error,) = errors(path)
+    assert "matches no item" in error.message and "did you mean 'recruit_or_pass()'?" in error.hint
+
+
+def test_a_selector_that_matches_nothing_lists_the_items(tmp_path):
+    path = write(tmp_path, """\
+    extends: la-famiglia
+    procedures:
+      intimidate:
+        - remove: {choose: {prompt: "nothing like this"}}
+    """)
+    (error,) = errors(path)
+    assert "the list holds: 0: {choose: ...}" in error.hint and "position" in error.hint
+
+
+def test_a_position_outside_the_list_is_an_error(tmp_path):
+    (error,) = errors(write(tmp_path, "extends: la-famiglia\nprocedures:\n  intimidate:\n    - remove: 5\n"))
+    assert "position 5 is outside the list" in error.message and error.position.line == 4
