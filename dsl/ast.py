@@ -36,6 +36,14 @@ class Index(Node):
 
 
 @dataclass(frozen=True, eq=False)
+class Slice(Node):
+    """``obj[start:stop]``: a part of a list (either bound may be None)."""
+    obj: Node
+    start: "Node | None"
+    stop: "Node | None"
+
+
+@dataclass(frozen=True, eq=False)
 class Call(Node):
     func: str
     args: tuple
@@ -132,6 +140,9 @@ def children(node: Node):
     elif isinstance(node, Index):
         yield node.obj
         yield node.index
+    elif isinstance(node, Slice):
+        yield node.obj
+        yield from (bound for bound in (node.start, node.stop) if bound is not None)
     elif isinstance(node, Call):
         yield from node.args
         for _, value in node.kwargs:

@@ -235,6 +235,15 @@ class ExprChecker:
                              "use top(zone) or list(zone)[i]")
         return element_type(obj_t) or ANY
 
+    def _slice(self, node, scope):
+        obj_t = self.check(node.obj, scope)
+        for bound in (node.start, node.stop):
+            if bound is not None:
+                self.expect(bound, scope, INT, "a slice bound")
+        if obj_t.name != "list" and obj_t != ANY:
+            raise CheckError(f"only lists can be sliced, not a {obj_t}", node.pos, "use list(zone)[a:b]")
+        return obj_t
+
     def _listlit(self, node, scope):
         elem = ANY
         for item in node.items:

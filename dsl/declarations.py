@@ -68,12 +68,13 @@ class Declarations:
         return value
 
     def static_value(self, path, what):
-        """Evaluate an expression that may use only parameters and constants (at load time)."""
+        """Evaluate an expression that may use only parameters, ``num_players`` and constants (at load
+        time): component counts, grid sizes, visibilities."""
         node = self.parse(path)
         if node is None:
             return None
         try:
-            return _static_eval(node, self.rs.params)
+            return _static_eval(node, {**self.rs.params, "num_players": self.rs.players})
         except CheckError as exc:
             self.error(CheckError(f"{what}: {exc.message}", exc.position, exc.hint), path)
             return None
@@ -241,7 +242,7 @@ def _static_eval(node, params):
             return params[node.id]
         if node.id in VISIBILITIES:
             return node.id
-        raise CheckError(f"only parameters can be used here, not '{node.id}'", node.pos,
+        raise CheckError(f"only parameters and num_players can be used here, not '{node.id}'", node.pos,
                          suggest(node.id, list(params) + list(VISIBILITIES)))
     if isinstance(node, ast.Cond):
         return _static_eval(node.then if _static_eval(node.test, params) else node.otherwise, params)

@@ -80,6 +80,10 @@ class _ToAst(Transformer):
     def index(self, meta, items):
         return ast.Index(self._pos(meta), items[0], items[1])
 
+    @v_args(meta=True)
+    def slice(self, meta, items):
+        return ast.Slice(self._pos(meta), items[0], items[1], items[2])
+
     def arguments(self, items):
         return items
 

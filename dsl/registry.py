@@ -82,3 +82,35 @@ class Registry:
 
 FUNCTIONS = Registry("function")
 EFFECTS = Registry("effect")
+
+
+@dataclass(frozen=True)
+class BuiltinName:
+    """A name the language gives every ruleset (documented with the built-ins)."""
+
+    name: str
+    type: str
+    where: str
+    doc: str
+
+
+BUILTIN_NAMES = {n.name: n for n in (
+    BuiltinName("players", "list of player", "everywhere",
+                "Every seat in seat order, numbered from 0: `for p in players`, `size(players)`."),
+    BuiltinName("num_players", "int", "everywhere",
+                "How many players this game has (set when the game is loaded, `--players`); "
+                "usable in component counts and parameters' uses."),
+    BuiltinName("active", "player", "everywhere",
+                "A variable every ruleset has: the player whose turn it is (seat 0 at the start), the "
+                "default decider of a `choose`; pass the turn with `active = next_player(active)`."),
+    BuiltinName("player", "player", "scoring",
+                "In `score`, `tiebreak` and `evaluation`: the player being scored."),
+    BuiltinName("component", "component", "zone conditions and enter/leave triggers",
+                "The component in question: the one a zone's `holds` condition tests, or the one that "
+                "entered or left the zone of a trigger."),
+    BuiltinName("owner", "player", "enter/leave triggers; also `c.owner`",
+                "In a trigger: the player whose zone it is. As `c.owner`: the player a component belongs "
+                "to now (the owner of the zone it lies in, or none)."),
+    BuiltinName("top", "str", "the `at` argument of move and draw", "Put components on top (the default)."),
+    BuiltinName("bottom", "str", "the `at` argument of move and draw", "Put components under the bottom."),
+)}

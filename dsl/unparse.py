@@ -51,6 +51,9 @@ def unparse(node) -> str:
         return f"{_wrap(node.obj, 9)}.{node.name}"
     if isinstance(node, ast.Index):
         return f"{_wrap(node.obj, 9)}[{unparse(node.index)}]"
+    if isinstance(node, ast.Slice):
+        bounds = [unparse(b) if b is not None else "" for b in (node.start, node.stop)]
+        return f"{_wrap(node.obj, 9)}[{bounds[0]}:{bounds[1]}]"
     if isinstance(node, ast.Call):
         args = [unparse(a) for a in node.args] + [f"{k}={unparse(v)}" for k, v in node.kwargs]
         return f"{node.func}({', '.join(args)})"

@@ -337,6 +337,12 @@ class Compiler:
         obj, index = self.as_list(node.obj), self.expr(node.index)
         return lambda s, e: obj(s, e)[index(s, e)]
 
+    def _x_slice(self, node):
+        obj = self.as_list(node.obj)
+        start = self.expr(node.start) if node.start is not None else (lambda s, e: None)
+        stop = self.expr(node.stop) if node.stop is not None else (lambda s, e: None)
+        return lambda s, e: obj(s, e)[start(s, e):stop(s, e)]
+
     def _x_listlit(self, node):
         items = [self.expr(i) for i in node.items]
         return lambda s, e: [f(s, e) for f in items]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dsl.registry import EFFECTS, FUNCTIONS
+from dsl.registry import BUILTIN_NAMES, EFFECTS, FUNCTIONS
 
 from . import effects as _effects  # noqa: F401  (fills the registry)
 from . import functions as _functions  # noqa: F401  (fills the registry)
@@ -18,7 +18,7 @@ START, END = "<!-- builtins:start -->", "<!-- builtins:end -->"
 
 
 def reference() -> str:
-    """The Markdown tables of every built-in function and effect."""
+    """The Markdown tables of every built-in function, effect and name."""
     lines = []
     for title, registry in (("Functions (usable in any expression)", FUNCTIONS),
                             ("Effects (statements that change the game)", EFFECTS)):
@@ -28,6 +28,11 @@ def reference() -> str:
             doc = entry.doc.replace("|", "\\|")
             lines.append(f"| `{entry.signature()}` | {doc} |")
         lines.append("")
+    lines += ["### Built-in names", "", "| name | type | where | what it is |", "| --- | --- | --- | --- |"]
+    for entry in BUILTIN_NAMES.values():
+        lines.append(f"| `{entry.name}` | {entry.type} | {entry.where} | {entry.doc} |")
+    lines += ["", "Every component also has `c.name`, `c.kind`, `c.zone`, `c.owner` and (on a grid) `c.cell`; "
+              "every player has `p.name`, and `p.X` for each player variable and zone of each player X.", ""]
     lines += ["Aggregates over comprehensions: `list`, `sum`, `count`, `any`, `all`, `min`, `max`, "
               "as in `sum(c.vp for c in p.hand if c.rank > 0)`.", ""]
     return "\n".join(lines)

@@ -211,3 +211,28 @@ def test_a_selector_that_matches_nothing_lists_the_items(tmp_path):
 def test_a_position_outside_the_list_is_an_error(tmp_path):
     (error,) = errors(write(tmp_path, "extends: la-famiglia\nprocedures:\n  intimidate:\n    - remove: 5\n"))
     assert "position 5 is outside the list" in error.message and error.position.line == 4
+
+
+def test_roll_is_a_chance_node_of_its_faces_in_explicit_chance_mode(tmp_path):
+    game = load_game(write(tmp_path, DICE))
+    state = game.new_initial_state(0, explicit_chance=True)
+    state.apply_action(next(a for a in state.legal_actions() if str(a) == "roll"))
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == 6 and all(abs(p - 1 / 6) < 1e-12 for _, p in outcomes)
+    state.apply_action(outcomes[3][0])
+    assert state.vars["last"] == 4
+
+
+def test_component_counts_may_depend_on_the_number_of_players(tmp_path):
+    text = """\
+    game: {name: Chips, players: {min: 2, max: 4}}
+    components:
+      chip: {name: chip, in: bank, table: [{count: "3 * num_players + 1"}]}
+    zones:
+      bank: {visibility: all}
+    flow: []
+    """
+    path = write(tmp_path, text)
+    assert load_game(path, players=2).num_components == 7
+    assert load_game(path, players=4).num_components == 13
