@@ -33,6 +33,15 @@ class Position:
         return self.shifted(offset)
 
 
+COMMA_HINT = ("the text was probably cut at a comma by YAML: inside [ ... ] or { ... } put the whole "
+              "statement or expression in quotes")
+
+
+def cut_at_a_comma(text) -> bool:
+    """Whether a text looks like the second half of an expression YAML split at a comma."""
+    return isinstance(text, str) and (text.count(")") > text.count("(") or text.count("]") > text.count("["))
+
+
 class RulebookError(Exception):
     """Base class of every error rulebook reports to a user."""
 

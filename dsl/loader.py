@@ -11,7 +11,7 @@ from .errors import ErrorList, RulebookError
 from .resolver import resolve
 from .schema import schema_errors
 from .variants import resolve_extends
-from .yaml_loader import Document, load_yaml_file
+from .yaml_loader import Document, load_yaml_file, load_yaml_text
 
 
 def check_document(doc: Document, functions, effects, params=None, players=None):
@@ -29,11 +29,12 @@ def check_document(doc: Document, functions, effects, params=None, players=None)
     return ruleset
 
 
-def load_ruleset(path: str | Path, functions, effects, params=None, players=None, find=None):
-    """Load, validate and check one ruleset file; a variant (``extends:``) is merged with its base,
-    which ``find(name, folder)`` locates."""
+def load_ruleset(path: str | Path, functions, effects, params=None, players=None, find=None, text=None):
+    """Load, validate and check one ruleset file (or ``text``, as if it were that file, for an editor's
+    unsaved buffer); a variant (``extends:``) is merged with its base, which ``find(name, folder)``
+    locates."""
     try:
-        doc = load_yaml_file(path)
+        doc = load_yaml_file(path) if text is None else load_yaml_text(text, str(path))
         if find is not None:
             doc = resolve_extends(doc, load_yaml_file, find)
     except RulebookError as exc:

@@ -10,7 +10,7 @@ import string
 from . import ast, ir
 from .checker import ExprChecker, Scope, reads_only_printed, suggest
 from .declarations import Declarations, split_signature
-from .errors import CheckError, ExpressionSyntaxError, ParameterError, RulebookError
+from .errors import COMMA_HINT, CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
 from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, compatible, element_type, join
 from .yaml_loader import Document
@@ -56,8 +56,7 @@ class Resolver(Declarations):
             return parse_expression(value, self.doc.text_position(path))
         except ExpressionSyntaxError as exc:
             if isinstance(value, str) and value.count("(") != value.count(")"):
-                exc.hint = ("the text was probably cut at a comma by YAML: inside [ ... ] or { ... } "
-                            "put the whole statement or expression in quotes")
+                exc.hint = COMMA_HINT
             self.error(exc, path)
             return None
 

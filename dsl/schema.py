@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
-from .errors import SchemaError
+from .errors import COMMA_HINT, SchemaError, cut_at_a_comma
 from .yaml_loader import Document
 
 SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -82,6 +82,8 @@ def _unknown_shape(doc: Document, error: ValidationError):
     path = tuple(error.absolute_path)
     close = difflib.get_close_matches(unknown[0], sorted(known), n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known keys: {', '.join(sorted(known))}"
+    if cut_at_a_comma(unknown[0]):
+        hint = COMMA_HINT
     return SchemaError(f"unknown key '{unknown[0]}' in {_path_name(path)}",
                        doc.key_position(path + (unknown[0],)), hint)
 
@@ -101,6 +103,8 @@ def _to_schema_error(doc: Document, error: ValidationError) -> SchemaError:
         if key is not None:
             close = difflib.get_close_matches(key, allowed, n=1)
             hint = f"did you mean '{close[0]}'?" if close else f"allowed keys: {', '.join(allowed)}"
+            if cut_at_a_comma(key):
+                hint = COMMA_HINT
             return SchemaError(f"unknown key '{key}' in {where}", doc.key_position(path + (key,)), hint)
     if error.validator == "required":
         return SchemaError(f"{where} misses a key: {error.message}", doc.key_position(path),

@@ -68,10 +68,11 @@ def find_base(name: str, folder: Path):
     return named_ruleset(name)
 
 
-def load_game(name_or_path, params=None, players=None) -> "Game":
-    """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path)."""
-    path = find_ruleset(name_or_path)
-    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base)
+def load_game(name_or_path, params=None, players=None, text=None) -> "Game":
+    """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path; with
+    ``text``, that text as the file at the path)."""
+    path = find_ruleset(name_or_path) if text is None else Path(name_or_path)
+    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base, text=text)
     try:
         return Game(ruleset, path)
     except CheckError as exc:  # what only the laid-out components show (see Game._zone_conditions)

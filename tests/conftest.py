@@ -1,6 +1,7 @@
 """Shared paths and helpers of the test suite.
 
-``RULESETS`` are the shipped rulesets (``rulesets/*.yaml`` and the classic games in ``rulesets/classic/``), ``VARIANTS`` the shipped variants
+``RULESETS`` are the shipped rulesets (``rulesets/*.yaml``, the classic games in ``rulesets/classic/``
+and the tutorial's games in ``rulesets/examples/``), ``VARIANTS`` the shipped variants
 (``rulesets/variants/*.yaml``, each ``extends:`` a ruleset); ``TEST_GAMES`` are small valid rulesets
 that live with the tests (the base of the broken rulesets, the context of the conformance cases) and
 are played by the generic invariant test as well.
@@ -18,7 +19,8 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing the pack
     sys.path.insert(0, str(ROOT))
 
 CLASSIC = sorted((ROOT / "rulesets" / "classic").glob("*.yaml"))
-RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + CLASSIC
+EXAMPLES = sorted((ROOT / "rulesets" / "examples").glob("*.yaml"))  # the games of docs/tutorial.md
+RULESETS = sorted((ROOT / "rulesets").glob("*.yaml")) + CLASSIC + EXAMPLES
 VARIANTS = sorted((ROOT / "rulesets" / "variants").glob("*.yaml"))
 BROKEN = TESTS / "broken"
 CONFORMANCE = TESTS / "conformance"

@@ -236,3 +236,20 @@ def test_component_counts_may_depend_on_the_number_of_players(tmp_path):
     path = write(tmp_path, text)
     assert load_game(path, players=2).num_components == 7
     assert load_game(path, players=4).num_components == 13
+
+
+@pytest.mark.parametrize("statement", ["{if: last == max(1, 2), then: [last = 1]}",
+                                       "{step: s, do: [last = max(last, 2)]}"])
+def test_a_comma_yaml_took_inside_a_mapping_gets_the_hint_of_a_list(tmp_path, statement):
+    text = DICE.replace("      - active = next_player(active)\n", f"      - {statement}\n      - active = next_player(active)\n")
+    found = errors(write(tmp_path, text))
+    assert found and all("cut at a comma by YAML" in e.hint for e in found)
+
+
+def test_a_slice_in_a_ruleset(tmp_path):
+    text = DICE.replace("      - active = next_player(active)\n",
+                        "      - last = size(players[1:]) + [5, 6, 7][-1:][0]\n      - active = next_player(active)\n")
+    game = load_game(write(tmp_path, text))
+    state = game.new_initial_state(0)
+    state.apply_action("stop")
+    assert state.vars["last"] == 1 + 7

@@ -114,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
             info.add_argument("--json", action="store_true", help="print JSON")
         info.set_defaults(run=lambda args, handler=handler: handler(args, _load(args)))
 
+    lsp_cmd = commands.add_parser("lsp", help="run the language server for editors, over stdin and stdout")
+    lsp_cmd.add_argument("--stdio", action="store_true", help="accepted for editors that pass it (stdio is "
+                         "the only transport)")
+    lsp_cmd.set_defaults(run=cmd_lsp)
+
     replay_cmd = commands.add_parser("replay", help="replay a log and check that every step reproduces")
     replay_cmd.add_argument("file", metavar="FILE", help="a log written by play --log or simulate --log")
     replay_cmd.set_defaults(run=cmd_replay)
@@ -375,6 +380,16 @@ def cmd_tournament(args) -> int:
 
 
 # ---- replay ---------------------------------------------------------------------------------------------
+def cmd_lsp(args) -> int:
+    """Serve the Language Server Protocol over stdio (docs/editors.md)."""
+    try:
+        from ..lsp.server import main as serve
+    except ImportError as exc:
+        raise ParameterError(f"the language server needs the lsp extra ({exc})",
+                             hint="pip install -e '.[lsp]'") from None
+    return serve()
+
+
 def cmd_replay(args) -> int:
     """Replay a log file; exit 1 at the first step that does not reproduce."""
     report = replay(args.file)

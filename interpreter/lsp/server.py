@@ -1,0 +1,126 @@
+"""``rulebook lsp``: a language server over stdio (pygls) for ruleset and variant files.
+
+Diagnostics come from the real pipeline each time a file is opened, changed or saved (the same
+messages and positions as ``rulebook validate``); hover, completion and go to definition read the
+last analysis of the file (see :mod:`interpreter.lsp.analysis`).  LSP positions count lines and
+characters from 0, rulebook's from 1.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from . import analysis as an
+
+SOURCE = "rulebook"
+
+
+class RulebookServer(LanguageServer):
+    def __init__(self):
+        super().__init__("rulebook", "0.1", text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+        self.analyses: dict = {}  # uri -> the last Analysis with a document (for hover and friends)
+
+    def check(self, uri: str) -> None:
+        document = self.workspace.get_text_document(uri)
+        path = to_fs_path(uri) or uri
+        result = an.analyse(document.source, path)
+        if result.doc is not None or uri not in self.analyses:
+            self.analyses[uri] = result
+        lines = document.source.splitlines()
+        diagnostics = [_diagnostic(error, path, lines) for error in result.errors]
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version))
+
+    def analysis(self, uri: str):
+        if uri not in self.analyses:
+            self.check(uri)
+        return self.analyses[uri]
+
+
+def _diagnostic(error, path: str, lines: list) -> lsp.Diagnostic:
+    """An error at its position in this file; an error in another file (the base of a variant)
+    is shown on the first line, with its file and line in the message."""
+    position = error.position
+    here = position is not None and _same_file(position.file, path)
+    message = an.problem_text(error) if here else str(error)
+    line = position.line - 1 if here else 0
+    start = position.column - 1 if here else 0
+    text = lines[line] if 0 <= line < len(lines) else ""
+    word = an.WORD.match(text, start) if start < len(text) else None
+    end = word.end() if word else min(len(text), start + 1) if text else start
+    return lsp.Diagnostic(range=lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start))),
+                          message=message, severity=lsp.DiagnosticSeverity.Error, source=SOURCE)
+
+
+def _same_file(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def _word(server: RulebookServer, uri: str, position: lsp.Position):
+    lines = server.workspace.get_text_document(uri).source.splitlines()
+    line = lines[position.line] if position.line < len(lines) else ""
+    return an.word_at(line, position.character + 1)[0]
+
+
+server = RulebookServer()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: RulebookServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: RulebookServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    ls.check(params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: RulebookServer, params: lsp.HoverParams):
+    uri = params.text_document.uri
+    name = _word(ls, uri, params.position)
+    text = an.hover(ls.analysis(uri), name) if name else None
+    if text is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+
+KINDS = {"key": lsp.CompletionItemKind.Property, "attribute": lsp.CompletionItemKind.Field,
+         "name": lsp.CompletionItemKind.Variable, "function": lsp.CompletionItemKind.Function,
+         "effect": lsp.CompletionItemKind.Method}
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
+def completion(ls: RulebookServer, params: lsp.CompletionParams):
+    uri = params.text_document.uri
+    lines = ls.workspace.get_text_document(uri).source.splitlines()
+    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    items = an.completions(ls.analysis(uri), line, params.position.character + 1)
+    return lsp.CompletionList(is_incomplete=False, items=[
+        lsp.CompletionItem(label=label, kind=KINDS[kind], detail=detail) for label, kind, detail in items])
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: RulebookServer, params: lsp.DefinitionParams):
+    uri = params.text_document.uri
+    name = _word(ls, uri, params.position)
+    found = an.definition(ls.analysis(uri), name) if name else None
+    if found is None:
+        return None
+    start = lsp.Position(found.line - 1, found.column - 1)
+    return lsp.Location(uri=from_fs_path(str(Path(found.file).resolve())),
+                        range=lsp.Range(start, lsp.Position(start.line, start.character + len(name))))
+
+
+def main() -> int:
+    """Serve over stdin and stdout until the client says exit."""
+    server.start_io()
+    return 0
