@@ -253,3 +253,26 @@ def test_a_slice_in_a_ruleset(tmp_path):
     state = game.new_initial_state(0)
     state.apply_action("stop")
     assert state.vars["last"] == 1 + 7
+
+
+def test_zones_show_by_name_in_option_texts_and_prompts(tmp_path):
+    text = """\
+    game: {name: Piles, players: 2}
+    components:
+      card: {name: "card {v}", attributes: {v: int}, in: left, table: [{v: 1, count: 2}]}
+    zones:
+      left: {visibility: all}
+      right: {visibility: all}
+    flow:
+      - choose:
+          prompt: "piles: {[left, right]}"
+          options:
+            take:
+              text: "take from {pile}"
+              params: {pile: "[z for z in [left, right] if not empty(z)]"}
+              effects: ["move(top(pile), right)"]
+    """
+    game = load_game(write(tmp_path, text))
+    state = game.new_initial_state(0)
+    assert [str(a) for a in state.legal_actions()] == ["take from left"]
+    assert state.view(0)["decision"]["prompt"] == "piles: left, right"
