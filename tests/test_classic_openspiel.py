@@ -80,6 +80,19 @@ def leduc_chance(state, spiel_state, index: int) -> int:
     return leduc_card(card)
 
 
+def liars_dice_chance(state, spiel_state, index: int) -> int:
+    """OpenSpiel rolls player 0's die, then player 1's (outcome = face - 1)."""
+    return state.view(index)["players"][index]["dice"][0] - 1
+
+
+def liars_dice_action(state, action) -> int:
+    """OpenSpiel numbers a bid (quantity - 1) * 6 + face - 1 and the call of a lie after every bid."""
+    if action.name == "liar":
+        return 2 * 6
+    quantity, face = action.values
+    return (quantity - 1) * 6 + face - 1
+
+
 def goofspiel_chance(state, spiel_state, index: int) -> int:
     """With random points order OpenSpiel turns up each prize by chance (outcome = value - 1)."""
     (prize,) = state.view(0)["zones"]["prize_row"]
@@ -101,6 +114,8 @@ PAIRINGS = {
     "goofspiel-random": goofspiel("random"),
     "leduc-poker": Pairing("leduc-poker.yaml", "leduc_poker", {"players": 2},
                            by_name({"fold": 0, "call": 1, "raise": 2}), chance=leduc_chance),
+    "liars-dice": Pairing("liars-dice.yaml", "liars_dice", {"players": 2, "numdice": 1, "dice_sides": 6},
+                          liars_dice_action, chance=liars_dice_chance),
     "kuhn-poker": Pairing("kuhn-poker.yaml", "kuhn_poker", {"players": 2},
                           by_name({"check": 0, "fold": 0, "bet": 1, "call": 1}), chance=kuhn_chance),
 }
