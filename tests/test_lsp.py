@@ -71,12 +71,17 @@ def _position(text: str, needle: str, offset: int = 0):
     raise AssertionError(needle)
 
 
-def test_hover_answers_for_a_builtin_a_zone_and_a_definition(client, tmp_path):
-    path = tmp_path / "hover.yaml"
-    text = BROKEN.replace("hand_sise", "hand_size").replace("tabel", "table")
+def opened(client, path, text):
+    """``path`` written with ``text``, opened in the server, and checked once."""
     path.write_text(text, encoding="utf-8")
     client.open(path, text)
-    client.diagnostics(path, timeout=5.0)
+    client.diagnostics(path, timeout=10.0)
+    return path
+
+
+def test_hover_answers_for_a_builtin_a_zone_and_a_definition(client, tmp_path):
+    text = BROKEN.replace("hand_sise", "hand_size").replace("tabel", "table")
+    path = opened(client, tmp_path / "hover.yaml", text)
     builtin = client.at("textDocument/hover", path, *_position(text, "shuffle(pile)", 2))
     assert "shuffle(zone: zone)" in builtin["contents"]["value"]
     zone = client.at("textDocument/hover", path, *_position(text, "shuffle(pile)", 9))
@@ -90,11 +95,8 @@ def test_hover_answers_for_a_builtin_a_zone_and_a_definition(client, tmp_path):
 
 
 def test_completion_offers_builtins_zones_definitions_keys_and_attributes(client, tmp_path):
-    path = tmp_path / "complete.yaml"
     text = BROKEN.replace("hand_sise", "hand_size").replace("tabel", "table")
-    path.write_text(text, encoding="utf-8")
-    client.open(path, text)
-    client.diagnostics(path, timeout=5.0)
+    path = opened(client, tmp_path / "complete.yaml", text)
     line, character = _position(text, "move(card, table)", 5)
     labels = {i["label"] for i in client.at("textDocument/completion", path, line, character)["items"]}
     assert {"shuffle", "size", "pile", "table", "best", "hand_size", "num_players"} <= labels
@@ -106,12 +108,9 @@ def test_completion_offers_builtins_zones_definitions_keys_and_attributes(client
 
 
 def test_go_to_definition_also_into_the_base_of_a_variant(client, tmp_path):
-    path = tmp_path / "street.yaml"
     text = "extends: la-famiglia\nprocedures:\n  turn:\n    - after: \"recruit_or_pass()\"\n" \
            "      insert: ['log(\"street now \" + street_size)']\n"
-    path.write_text(text, encoding="utf-8")
-    client.open(path, text)
-    client.diagnostics(path, timeout=10.0)
+    path = opened(client, tmp_path / "street.yaml", text)
     found = client.at("textDocument/definition", path, 4, 36)
     assert found["uri"] == (ROOT / "rulesets" / "la-famiglia.yaml").resolve().as_uri()
     base = (ROOT / "rulesets" / "la-famiglia.yaml").read_text(encoding="utf-8").splitlines()

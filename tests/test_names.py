@@ -2,6 +2,8 @@
 messages about names, player counts and counts of games read naturally."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from interpreter.cli import main
@@ -50,3 +52,10 @@ def test_a_bad_count_of_games_is_a_readable_usage_error(capsys, value, message):
     code, _, err = run(capsys, "simulate", "la-famiglia", "-n", value)
     assert code == 2
     assert message in err and "_positive" not in err
+
+
+def test_the_schema_line_is_not_part_of_a_variants_description(capsys):
+    code, out, _ = run(capsys, "variants", "la-famiglia", "--json")
+    assert code == 0
+    abouts = [row["about"] for row in json.loads(out)["variants"]]
+    assert abouts and all(a and "yaml-language-server" not in a for a in abouts)

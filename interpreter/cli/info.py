@@ -76,11 +76,13 @@ def _extends_chain_reaches(path: Path, target: Path, depth: int = 0) -> bool:
 
 
 def _first_comment(path: Path) -> str:
+    """The comment a file starts with, without the editors' schema line."""
     lines = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.startswith("#"):
             break
-        lines.append(line.lstrip("# ").strip())
+        if not line.startswith("# yaml-language-server:"):
+            lines.append(line.lstrip("# ").strip())
     return " ".join(lines)
 
 

@@ -59,10 +59,16 @@ def _same_file(a: str, b: str) -> bool:
     return Path(a).resolve() == Path(b).resolve()
 
 
-def _word(server: RulebookServer, uri: str, position: lsp.Position):
+def _line(server: RulebookServer, uri: str, number: int) -> str:
     lines = server.workspace.get_text_document(uri).source.splitlines()
-    line = lines[position.line] if position.line < len(lines) else ""
-    return an.word_at(line, position.character + 1)[0]
+    return lines[number] if number < len(lines) else ""
+
+
+def _name_at(server: RulebookServer, params):
+    """The name under the cursor of a request, and the analysis of its file."""
+    uri = params.text_document.uri
+    line = _line(server, uri, params.position.line)
+    return an.word_at(line, params.position.character + 1)[0], server.analysis(uri)
 
 
 server = RulebookServer()
@@ -85,9 +91,8 @@ def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulebookServer, params: lsp.HoverParams):
-    uri = params.text_document.uri
-    name = _word(ls, uri, params.position)
-    text = an.hover(ls.analysis(uri), name) if name else None
+    name, analysis = _name_at(ls, params)
+    text = an.hover(analysis, name) if name else None
     if text is None:
         return None
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
@@ -101,8 +106,7 @@ KINDS = {"key": lsp.CompletionItemKind.Property, "attribute": lsp.CompletionItem
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=["."]))
 def completion(ls: RulebookServer, params: lsp.CompletionParams):
     uri = params.text_document.uri
-    lines = ls.workspace.get_text_document(uri).source.splitlines()
-    line = lines[params.position.line] if params.position.line < len(lines) else ""
+    line = _line(ls, uri, params.position.line)
     items = an.completions(ls.analysis(uri), line, params.position.character + 1)
     return lsp.CompletionList(is_incomplete=False, items=[
         lsp.CompletionItem(label=label, kind=KINDS[kind], detail=detail) for label, kind, detail in items])
@@ -110,9 +114,8 @@ def completion(ls: RulebookServer, params: lsp.CompletionParams):
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulebookServer, params: lsp.DefinitionParams):
-    uri = params.text_document.uri
-    name = _word(ls, uri, params.position)
-    found = an.definition(ls.analysis(uri), name) if name else None
+    name, analysis = _name_at(ls, params)
+    found = an.definition(analysis, name) if name else None
     if found is None:
         return None
     start = lsp.Position(found.line - 1, found.column - 1)
