@@ -133,6 +133,12 @@ class Continue(Node):
     pass
 
 
+@dataclass(frozen=True, eq=False)
+class Return(Node):
+    """``return`` or ``return value``: leave the procedure (giving the value to ``let x = proc()``)."""
+    value: "Node | None"
+
+
 def children(node: Node):
     """The direct sub-expressions of a node, for generic walks."""
     if isinstance(node, (Attr, Not, Neg)):
@@ -167,3 +173,5 @@ def children(node: Node):
         yield node.value
     elif isinstance(node, CallStmt):
         yield node.call
+    elif isinstance(node, Return) and node.value is not None:
+        yield node.value

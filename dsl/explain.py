@@ -136,7 +136,15 @@ class Explainer:
 
     def _callproc(self, stmt, depth):
         args = ", ".join(unparse(a) for a in stmt.args)
-        self.say(depth, f"Do {stmt.proc}({args}).")
+        if stmt.then is None:
+            self.say(depth, f"Do {stmt.proc}({args}).")
+            return
+        node = stmt.then.node
+        target = f"let {node.name}" if isinstance(node, ast.Let) else f"{unparse(node.target)} {node.op}"
+        self.say(depth, f"Do {stmt.proc}({args}); {target} what it returns.")
+
+    def _return(self, stmt, depth):
+        self.say(depth, "Return." if stmt.value is None else f"Return {unparse(stmt.value)}.")
 
     def _if(self, stmt, depth):
         self.say(depth, f"If {unparse(stmt.cond)}:")

@@ -76,6 +76,12 @@ class Exec(Stmt):
 class CallProc(Stmt):
     proc: str
     args: list
+    then: "Exec | None" = None  # for ``let x = proc()``: the statement that stores the returned value
+
+
+@dataclass
+class Return(Stmt):
+    value: "Node | None"
 
 
 @dataclass
@@ -141,6 +147,7 @@ class Option:
     decline: bool = False
     public: bool = False
     stages: tuple = ()  # the parameters in the order a staged decision asks them (empty: declared order)
+    text_fields: tuple = ()  # (field, expression) of the text's {fields} that are no parameters
 
 
 @dataclass

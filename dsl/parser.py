@@ -175,6 +175,10 @@ class _ToAst(Transformer):
         return ast.CallStmt(self._pos(meta), self._call(self._pos(meta), items[0], items[1]))
 
     @v_args(meta=True)
+    def return_stmt(self, meta, items):
+        return ast.Return(self._pos(meta), items[0])
+
+    @v_args(meta=True)
     def break_stmt(self, meta, items):
         return ast.Break(self._pos(meta))
 

@@ -5,6 +5,7 @@ except a broken declaration that later parts depend on.
 """
 from __future__ import annotations
 
+import dataclasses
 import string
 
 from . import ast, ir
@@ -14,6 +15,8 @@ from .errors import COMMA_HINT, CheckError, ExpressionSyntaxError, ParameterErro
 from .parser import parse_expression, parse_statement
 from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type, compatible, element_type, join
 from .yaml_loader import Document
+
+RETURNED = "$ret"  # the local that holds a procedure's returned value while it is stored
 
 EVENTS = ("enter", "leave", "empty")
 
@@ -42,6 +45,8 @@ class Resolver(Declarations):
         self.proc_state: dict = {}
         self.quiet_calls: list = []  # procedure calls from setup and triggers
         self.statement_calls: set = set()  # ids of the calls that stand in simple statements
+        self.procedure_stack: list = []  # the procedures whose bodies are being checked
+        self.return_types: dict = {}  # procedure name -> the type of the values it returns
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -142,7 +147,12 @@ class Resolver(Declarations):
         proc = self.rs.procedures[name]
         state["types"] = proc.param_types = tuple(arg_types)
         scope = Scope(None, dict(zip(proc.params, arg_types)))
-        proc.body = self.block(("procedures", state["key"]), scope, _Context())
+        self.procedure_stack.append(name)
+        try:
+            proc.body = self.block(("procedures", state["key"]), scope, _Context())
+        finally:
+            self.procedure_stack.pop()
+        state["checked"] = True
         return state["types"]
 
     def _remaining_procedures(self):
@@ -287,14 +297,13 @@ class Resolver(Declarations):
                     raise CheckError(f"'{'break' if isinstance(node, ast.Break) else 'continue'}' "
                                      "outside a loop", node.pos, "use it inside while, for or repeat")
                 return ir.Break(pos) if isinstance(node, ast.Break) else ir.Continue(pos)
+            if isinstance(node, ast.Return):
+                return self._return(node, scope, pos)
+            if isinstance(node, (ast.Let, ast.Assign)) and isinstance(node.value, ast.Call) \
+                    and node.value.func in self.rs.procedures:
+                return self._call_for_value(node, path, scope, ctx, pos)
             if isinstance(node, ast.Let):
-                if scope.lookup(node.name) is not None and node.name in scope.names:
-                    raise CheckError(f"'{node.name}' is already defined here", node.pos, "assign it with '='")
-                if node.name in self.rs.vars or node.name in self.rs.params:
-                    raise CheckError(f"'{node.name}' is a variable or parameter of the ruleset", node.pos,
-                                     "choose another name for the local")
-                t = self.checker.check(node.value, scope)
-                scope.declare(node.name, t)
+                self._let(node, scope)
                 return ir.Exec(pos, node)
             if isinstance(node, ast.Assign):
                 self._assignment(node, scope, ctx)
@@ -303,6 +312,38 @@ class Resolver(Declarations):
         except CheckError as exc:
             self.error(exc, path)
             return None
+
+    def _return(self, node, scope, pos):
+        if not self.procedure_stack:
+            raise CheckError("'return' outside a procedure", node.pos,
+                             "the flow, setup and triggers end by themselves; use end_game() to end the game")
+        name = self.procedure_stack[-1]
+        if node.value is not None:
+            t = self.checker.check(node.value, scope)
+            known = self.return_types.get(name)
+            if known is not None and not (compatible(known, t) or compatible(t, known)):
+                raise CheckError(f"procedure {name} returns a {known} elsewhere, here a {t}", node.pos)
+            self.return_types[name] = t if known is None else join(known, t)
+        return ir.Return(pos, node.value)
+
+    def _call_for_value(self, node, path, scope, ctx, pos):
+        """``let x = proc(args)`` or ``x = proc(args)``: call the procedure, then store what it returns
+        (the statement is checked and run with the returned value as the local ``$ret``)."""
+        call = node.value
+        proc_call = self._call_statement(call, path, scope, ctx, pos)
+        name = call.func
+        returned = self.return_types.get(name)
+        if returned is None and self.proc_state[name].get("checked"):
+            raise CheckError(f"procedure {name} returns no value", call.pos,
+                             f"end it with 'return VALUE', or call it as a statement: '{name}(...)'")
+        scope.declare(RETURNED, returned or ANY)
+        stored = dataclasses.replace(node, value=ast.Name(call.pos, RETURNED))
+        if isinstance(stored, ast.Let):
+            self._let(stored, scope)
+        else:
+            self._assignment(stored, scope, ctx)
+        proc_call.then = ir.Exec(pos, stored)
+        return proc_call
 
     def _check_chance_calls(self):
         """A call that draws from the random generator (``roll``) stands only in a simple statement:
@@ -313,6 +354,14 @@ class Resolver(Declarations):
                 self.errors.append(CheckError(
                     f"{call.func}() draws a random number, which only a statement may do", call.pos,
                     f"store it first with a statement, e.g. 'let r = {call.func}(...)', and use the local"))
+
+    def _let(self, node, scope):
+        if scope.lookup(node.name) is not None and node.name in scope.names:
+            raise CheckError(f"'{node.name}' is already defined here", node.pos, "assign it with '='")
+        if node.name in self.rs.vars or node.name in self.rs.params:
+            raise CheckError(f"'{node.name}' is a variable or parameter of the ruleset", node.pos,
+                             "choose another name for the local")
+        scope.declare(node.name, self.checker.check(node.value, scope))
 
     def _assignment(self, node, scope, ctx):
         target = node.target
@@ -457,12 +506,14 @@ class Resolver(Declarations):
             options.append(ir.Option(spec["optional"], None, [], None, [],
                                      self.doc.position(cpath + ("optional",)), decline=True))
             if_none = "skip"
-        prompt = self._interpolated(cpath + ("prompt",), scope) if spec.get("prompt") else ()
+        prompt = tuple((literal, node) for literal, _, node in self._interpolated(cpath + ("prompt",), scope)) \
+            if spec.get("prompt") else ()
         return ir.Choose(pos, player, spec.get("prompt"), options, if_none, prompt)
 
-    def _interpolated(self, path, scope) -> tuple:
+    def _interpolated(self, path, scope, params=()) -> tuple:
         """A text that shows values, ``"{name} has {active.coins} coins"``: its literal parts and the
-        checked expression of each ``{...}`` field, in order."""
+        checked expression of each ``{...}`` field, in order (a field naming one of ``params`` is
+        left to the option: its part has no expression)."""
         text = self._get(path)
         base = self.doc.text_position(path)
         parts, offset = [], 0
@@ -478,6 +529,9 @@ class Resolver(Declarations):
             if field is not None:
                 where = base.at_offset(offset + 1)
                 offset += len(field) + 2 + (len(spec) + 1 if spec else 0) + (2 if conversion else 0)
+                if field in params:
+                    parts.append((literal, field, None))
+                    continue
                 if spec or conversion or not field.strip():
                     self.error(CheckError(f"the text's field '{{{field}}}' should be a name or an expression, "
                                           "without a format", where, "e.g. {active.name} or {size(hand)}"))
@@ -486,12 +540,15 @@ class Resolver(Declarations):
                     node = parse_expression(field, where)
                     self.checker.check(node, scope)
                 except RulebookError as exc:
+                    if params and suggest(field, params):
+                        exc.hint = f"{suggest(field, params)} (a parameter of this option)"
                     self.error(exc)
                     continue
-            parts.append((literal, node))
+            parts.append((literal, field, node))
         return tuple(parts)
 
     def _option(self, name, spec, path, scope, ctx):
+        outer = scope
         inner = Scope(scope)
         params = []
         for pname in (spec.get("params") or {}):
@@ -508,18 +565,21 @@ class Resolver(Declarations):
             params.append((pname, node))
         require = self.expr(path + ("require",), inner, BOOL, "a 'require' condition") if "require" in spec else None
         text = spec.get("text")
-        if text:
-            for _, field, _, _ in string.Formatter().parse(text):
-                if field and field not in dict(params):
-                    self.error(CheckError(f"the text uses '{{{field}}}', which is no parameter of this option",
-                                          hint=suggest(field, dict(params))), path + ("text",))
+        text_fields = self._option_text_fields(text, dict(params), path + ("text",), outer) if text else ()
         body = self.block(path + ("effects",), inner, ctx) if "effects" in spec else []
         stages = self._stages(spec, params, path)
         position = self.doc.key_position(path)
         if stages:
             self.rs.stage_orders[position] = stages
         return ir.Option(name, text, params, require, body, position,
-                         public=bool(spec.get("public", False)), stages=stages)
+                         public=bool(spec.get("public", False)), stages=stages, text_fields=text_fields)
+
+    def _option_text_fields(self, text, params, path, scope) -> tuple:
+        """The ``{fields}`` of an option's text that are no parameters: expressions over the names
+        around the decision (procedure parameters, locals, variables), shown as they are when the
+        decision is asked."""
+        return tuple((field, node) for _, field, node in self._interpolated(path, scope, params)
+                     if node is not None)
 
     def _stages(self, spec, params, path) -> tuple:
         """The order in which a staged decision asks an option's parameters (``stages:``): named

@@ -7,6 +7,8 @@ so that two different actions never share one.
 """
 from __future__ import annotations
 
+from .views import field_text
+
 
 class Action:
     __slots__ = ("option", "values", "batch", "_text")
@@ -48,16 +50,17 @@ class Action:
 class ActionBatch:
     """The legal actions of one decision; names them all together on first use."""
 
-    __slots__ = ("game", "actions", "cells")
+    __slots__ = ("game", "actions", "cells", "context")
 
     def __init__(self, game, state):
         self.game = game
         self.actions: list = []
         self.cells = state.cell_of[:] if game.has_grids else None  # where components stood
+        self.context: dict = {}  # option index -> its text's other fields, as they were when asked
 
     def name_all(self) -> None:
         game = self.game
-        texts = [game.action_text(a.option, a.values) for a in self.actions]
+        texts = [game.action_text(a.option, a.values, self.context.get(a.option.index)) for a in self.actions]
         counts: dict = {}
         for t in texts:
             counts[t] = counts.get(t, 0) + 1
@@ -112,6 +115,9 @@ def legal_actions_at(s, env, spec, player) -> list:
     local = dict(env)
     key_of = _equivalence(s)
     for option in spec.options:
+        if option.context:
+            batch.context[option.index] = {field: field_text(s, value, local, type_, player)
+                                           for field, value, type_ in option.context}
         if option.decline:
             if out:
                 out.append(Action(option, (), batch))

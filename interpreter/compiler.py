@@ -10,6 +10,7 @@ import contextlib
 import operator
 
 from dsl import ast, ir
+from dsl.resolver import RETURNED
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ANY, BOOL, INT, ZONE, element_type
@@ -64,7 +65,7 @@ class OptionSpec:
     """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
 
     __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
-                 "checks", "levels", "start", "position", "decline", "public")
+                 "checks", "levels", "start", "position", "decline", "public", "context")
 
     def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
         self.index = index
@@ -82,6 +83,7 @@ class OptionSpec:
         self.position = position
         self.decline = False
         self.public = False
+        self.context = ()  # (field, compiled expression, type) of the text's fields that are no parameters
 
 
 class ChoiceSpec:
@@ -543,7 +545,17 @@ class Compiler:
             self.procs[index] = compiled
             self._body(compiled, proc.body)
         args = [self.expr(a) for a in stmt.args]
-        code.append((CALL, index, args, stmt.position))
+        store = self.simple(stmt.then.node) if stmt.then is not None else None
+        code.append((CALL, index, args, store, stmt.position))
+
+    def _s_return(self, code, stmt, loops):
+        if stmt.value is not None:
+            value = self.expr(stmt.value)
+
+            def give(s, e):
+                e[RETURNED] = value(s, e)
+            code.append((EXEC, give, stmt.position))
+        code.append((RET, stmt.position))
 
     def _s_if(self, code, stmt, loops):
         jump = len(code)
@@ -638,6 +650,8 @@ class Compiler:
                                   self._staged_checks(option.require, names), option.position)
             compiled.decline = option.decline
             compiled.public = option.public
+            compiled.context = tuple((field, self.expr(node), self.types.get(node, ANY))
+                                     for field, node in option.text_fields)
             options.append(compiled)
         prompt_parts = tuple((literal, None, None) if node is None else
                              (literal, self.expr(node), self.types.get(node, ANY))

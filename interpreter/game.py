@@ -366,10 +366,16 @@ class Game:
             return self.score(s, player)
         return self._evaluation(s, {"player": player})
 
-    def action_text(self, option, values) -> str:
+    def action_text(self, option, values, context=None) -> str:
+        """An action's text: the option's text with its parameters' values (and, in ``context``, the
+        other fields as they were when the decision was asked)."""
         texts = {}
         for name, value, kind in zip(option.param_names, values, option.param_kinds):
             texts[name] = self._render(value, kind)
+        if option.text and context:
+            return "".join(literal + (context[field] if field in context else
+                                      format(texts[field], spec or "") if field is not None else "")
+                           for literal, field, spec, _ in string.Formatter().parse(option.text))
         if option.text:
             return option.text.format(**texts)
         return " ".join([option.name] + list(texts.values()))

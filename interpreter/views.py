@@ -124,11 +124,17 @@ def prompt_text(state, spec, env, viewer):
     for literal, field, type_ in spec.prompt_parts:
         out.append(literal)
         if field is not None:
-            try:
-                out.append(shown_value(state, field(state, env), type_, viewer))
-            except RulesRuntimeError:  # e.g. the top of a zone that is empty now
-                out.append("?")
+            out.append(field_text(state, field, env, type_, viewer))
     return "".join(out)
+
+
+def field_text(state, field, env, type_, viewer) -> str:
+    """The value of a text's compiled ``{field}`` as ``viewer`` may see it; ``?`` if it cannot be
+    computed now (the top of a zone that is empty, say)."""
+    try:
+        return shown_value(state, field(state, env), type_, viewer)
+    except RulesRuntimeError:
+        return "?"
 
 
 def shown_value(state, value, type_, viewer) -> str:

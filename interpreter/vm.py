@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dsl.errors import RulebookError, RulesRuntimeError
 
+from dsl.resolver import RETURNED
+
 from .actions import legal_actions_at
 from .compiler import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
@@ -86,7 +88,9 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 env = frame[2]
                 stack.append([ins[1], 0, {p: f(s, env) for p, f in zip(proc.params, ins[2])}])
             elif op == RET:
-                stack.pop()
+                done = stack.pop()
+                if stack:
+                    _store_returned(s, stack[-1], done, codes)
         except GameOver:
             raise
         except RulebookError as exc:
@@ -94,6 +98,22 @@ def execute(s, stack, allow_choose: bool) -> bool:
         except Exception as exc:  # a ruleset's expression failed: report it at its statement
             raise _located(exc, ins) from None
     return True
+
+
+def _store_returned(s, caller, done, codes) -> None:
+    """After a procedure called as ``let x = proc()`` returns: store its value in the caller."""
+    call = codes[caller[0]][caller[1] - 1]
+    if call[0] != CALL or call[3] is None:
+        return
+    if RETURNED not in done[2]:
+        raise RulesRuntimeError(f"procedure {s.game.procs[done[0]].name} ended without returning a value",
+                                call[-1], "end every way through it with 'return VALUE'")
+    env = caller[2]
+    env[RETURNED] = done[2][RETURNED]
+    try:
+        call[3](s, env)
+    finally:
+        del env[RETURNED]
 
 
 def suspend(s, frame, spec) -> bool:

@@ -276,3 +276,94 @@ def test_zones_show_by_name_in_option_texts_and_prompts(tmp_path):
     state = game.new_initial_state(0)
     assert [str(a) for a in state.legal_actions()] == ["take from left"]
     assert state.view(0)["decision"]["prompt"] == "piles: left, right"
+
+
+RETURNS = """\
+game: {name: Returns, players: 2}
+vars: {best: 0}
+player_vars: {score: 0}
+procedures:
+  double(x):
+    - if: x > 10
+      then: [return 10]
+    - return x * 2
+  pick:
+    - choose:
+        options:
+          one: {effects: [return 1]}
+          two: {effects: [return 2]}
+flow:
+  - let a = double(3)
+  - best = double(a)
+  - best += double(20)
+  - active.score = pick()
+"""
+
+
+def test_procedures_return_values_also_across_a_decision(tmp_path):
+    game = load_game(write(tmp_path, RETURNS))
+    state = game.new_initial_state(0)
+    assert state.vars["best"] == 22 and [str(a) for a in state.legal_actions()] == ["one", "two"]
+    resumed = game.state_from_json(state.to_json())
+    resumed.apply_action("two")
+    assert resumed.is_terminal() and resumed.pvars["score"] == [2, 0]
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("  - let a = double(3)\n", "  - let a = double(3)\n  - return 1\n", "'return' outside a procedure"),
+    ("    - return x * 2\n", "    - return x > 2\n", "procedure double returns a int elsewhere, here a bool"),
+])
+def test_return_mistakes_are_located_errors(tmp_path, old, new, message):
+    (error,) = errors(write(tmp_path, RETURNS.replace(old, new)))
+    assert message in error.message
+
+
+def test_falling_off_the_end_of_a_procedure_called_for_a_value_is_a_located_error(tmp_path):
+    from dsl.errors import RulebookError
+    game = load_game(write(tmp_path, RETURNS.replace("    - return x * 2\n", "    - best = x\n")))
+    with pytest.raises(RulebookError) as info:
+        game.new_initial_state(0)
+    assert "procedure double ended without returning a value" in str(info.value)
+    assert info.value.position.line == 15  # the call
+
+
+def test_a_procedure_that_never_returns_a_value_cannot_give_one(tmp_path):
+    text = RETURNS.replace("  - active.score = pick()\n", "  - active.score = nothing()\n").replace(
+        "flow:", "  nothing:\n    - best = 1\nflow:")
+    (error,) = errors(write(tmp_path, text))
+    assert "procedure nothing returns no value" in error.message
+
+
+def test_option_texts_show_procedure_parameters_and_locals(tmp_path):
+    text = """\
+    game: {name: Offers, players: 2}
+    vars: {price: 3}
+    procedures:
+      offer(amount):
+        - let bonus = amount + 1
+        - choose:
+            options:
+              take:
+                text: "pay {amount} to {active.name} for {item} (bonus {bonus}, list price {price})"
+                params: {item: "[1, 2]"}
+              refuse:
+                text: "refuse {amount}"
+    flow:
+      - offer(5)
+      - price = 4
+      - offer(7)
+    """
+    game = load_game(write(tmp_path, text))
+    state = game.new_initial_state(0)
+    assert [str(a) for a in state.legal_actions()] == [
+        "pay 5 to P1 for 1 (bonus 6, list price 3)", "pay 5 to P1 for 2 (bonus 6, list price 3)", "refuse 5"]
+    state.apply_action("refuse 5")
+    assert [str(a) for a in state.legal_actions()][-1] == "refuse 7"
+    assert str(state.legal_actions()[0]) == "pay 7 to P1 for 1 (bonus 8, list price 4)"
+
+
+def test_a_misspelt_parameter_in_an_option_text_gets_a_did_you_mean(tmp_path):
+    text = DICE.replace("            roll:\n", "            roll:\n              text: \"roll {sidez}\"\n"
+                                              "              params: {sides: \"[6]\"}\n")
+    (error,) = errors(write(tmp_path, text))
+    assert error.message == "unknown name 'sidez'" and "did you mean 'sides'?" in error.hint
