@@ -99,7 +99,7 @@ def test_completion_offers_builtins_zones_definitions_keys_and_attributes(client
     path = opened(client, tmp_path / "complete.yaml", text)
     line, character = _position(text, "move(card, table)", 5)
     labels = {i["label"] for i in client.at("textDocument/completion", path, line, character)["items"]}
-    assert {"shuffle", "size", "pile", "table", "best", "hand_size", "num_players"} <= labels
+    assert {"shuffle", "size", "pile", "table", "best", "hand_size", "num_players", "card", "p"} <= labels
     line, character = _position(text, "card.played = true", 5)
     labels = {i["label"] for i in client.at("textDocument/completion", path, line, character)["items"]}
     assert {"value", "played", "owner", "name", "score", "hand"} <= labels

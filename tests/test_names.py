@@ -59,3 +59,15 @@ def test_the_schema_line_is_not_part_of_a_variants_description(capsys):
     assert code == 0
     abouts = [row["about"] for row in json.loads(out)["variants"]]
     assert abouts and all(a and "yaml-language-server" not in a for a in abouts)
+
+
+def test_game_docs_and_rulesets_cite_rulebooks_not_files_outside_the_repository():
+    from conftest import ROOT
+    texts = list((ROOT / "docs").rglob("*.md")) + list((ROOT / "rulesets").rglob("*.yaml"))
+    for path in texts:
+        text = path.read_text(encoding="utf-8")
+        for outside in ("shared/rulebooks", "FACTS.md", "FACTS default", ".txt"):
+            assert outside not in text, f"{path.relative_to(ROOT)} cites {outside}"
+    for game, citation in (("gangster", "Ludoart"), ("gangster", "2006"), ("la-famiglia", "Friedemann Friese"),
+                           ("mafiadollar", "Heiko Weyen"), ("pferderennen-mafia", "Ginichiro Suzuki")):
+        assert citation in (ROOT / "docs" / "games" / f"{game}.md").read_text(encoding="utf-8")

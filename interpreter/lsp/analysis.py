@@ -35,11 +35,12 @@ class Analysis:
     doc: Document | None = None  # the merged document, when the YAML and the variant merge worked
     game: object = None  # the compiled game, when everything checked
     is_variant: bool = False
+    text: str = ""
 
 
 def analyse(text: str, path: str) -> Analysis:
     """Run the pipeline over ``text`` as the file ``path`` (an editor's buffer, saved or not)."""
-    result = Analysis(str(path))
+    result = Analysis(str(path), text=text)
     try:
         own = load_yaml_text(text, str(path))
         result.is_variant = isinstance(own.data, dict) and "extends" in own.data
@@ -214,10 +215,32 @@ def _names(analysis: Analysis) -> list:
             name = split_signature(key)[0]
             if name:
                 out.append((name, "name", f"{what} {key}"))
+    out += [(n, "name", "local") for n in _locals(analysis, data)]
     out += [(n, "name", f"built-in: {e.type}") for n, e in BUILTIN_NAMES.items()]
     out += [(n, "function", FUNCTIONS.get(n).signature()) for n in FUNCTIONS.names()]
     out += [(n, "effect", EFFECTS.get(n).signature()) for n in EFFECTS.names()]
     return _unique(out)
+
+
+LOCAL = re.compile(r"\blet\s+([A-Za-z_]\w*)\s*=|\b(?:for|simultaneous)\W+([A-Za-z_]\w*)\s+in\b")
+
+
+def _locals(analysis: Analysis, data: dict) -> list:
+    """Names bound inside rules: let, loop variables, option, procedure and definition parameters."""
+    names = [a or b for a, b in LOCAL.findall(analysis.text)]
+    for section in ("procedures", "define"):
+        for key in data.get(section) or {}:
+            names += split_signature(key)[1]
+    todo = [(k, v) for k, v in data.items() if k != "params"]
+    while todo:
+        key, value = todo.pop()
+        if key == "params" and isinstance(value, dict):
+            names += list(value)
+        if isinstance(value, dict):
+            todo += list(value.items())
+        elif isinstance(value, list):
+            todo += [(None, v) for v in value]
+    return names
 
 
 def _unique(items: list) -> list:
