@@ -183,7 +183,7 @@ class Server:
             try:
                 return await asyncio.to_thread(sandbox.run, function, seconds, args[0],
                                                str(self.catalog.folder), *args[1:])
-            except sandbox.SandboxTimeout as exc:
+            except (sandbox.SandboxTimeout, OSError) as exc:
                 return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
                                                  "message": f"the work on this ruleset was {exc}"}]}
 

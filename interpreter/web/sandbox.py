@@ -1,30 +1,22 @@
 """Work on rulesets posted from the designer page, in a separate process with a time and memory limit.
 
-A posted ruleset is untrusted: it is checked, explained and simulated in a child process (started from
-a fork server that has the interpreter loaded), which is killed when it exceeds its time; its address
-space is capped.  The server's event loop only waits for the answer in a worker thread.
+A posted ruleset is untrusted: it is checked, explained and simulated in a child Python process
+(``python -m interpreter.web.sandbox``, request and answer as JSON over its stdin and stdout), which
+is killed when it exceeds its time; its address space is capped.  The server's event loop only waits
+for the answer in a worker thread.
 """
 from __future__ import annotations
 
-import multiprocessing
+import json
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 MAX_SOURCE = 200_000  # characters of a posted ruleset
 MEMORY_LIMIT = 1 << 30  # bytes of address space of a child
-_CONTEXT = None
-
-
-def _context():
-    global _CONTEXT
-    if _CONTEXT is None:
-        try:
-            _CONTEXT = multiprocessing.get_context("forkserver")
-            _CONTEXT.set_forkserver_preload(["interpreter.web.sandbox", "interpreter.analysis.report"])
-        except ValueError:  # no fork server on this platform
-            _CONTEXT = multiprocessing.get_context("spawn")
-    return _CONTEXT
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class SandboxTimeout(Exception):
@@ -32,38 +24,37 @@ class SandboxTimeout(Exception):
 
 
 def run(function_name: str, seconds: float, *args):
-    """Call ``function_name`` of this module with ``args`` in a child process; its result, or
-    SandboxTimeout when it takes longer than ``seconds``."""
-    context = _context()
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(sender, function_name, args), daemon=True)
-    child.start()
-    sender.close()
+    """Call ``function_name`` of this module with ``args`` (JSON-ready) in a fresh Python process;
+    its result, or SandboxTimeout when it takes longer than ``seconds`` (the process is killed)."""
+    request = json.dumps({"function": function_name, "args": list(args)})
+    child = subprocess.Popen([sys.executable, "-m", "interpreter.web.sandbox"], cwd=str(ROOT),
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
-        if not receiver.poll(seconds):
-            raise SandboxTimeout(f"stopped after {seconds:g} s")
-        return receiver.recv()
-    except EOFError:
-        raise SandboxTimeout("the check ran out of memory or failed") from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join(1)
-        receiver.close()
+        out, _ = child.communicate(request.encode(), timeout=seconds)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise SandboxTimeout(f"stopped after {seconds:g} s") from None
+    try:
+        return json.loads(out)
+    except ValueError:
+        raise SandboxTimeout("stopped: it ran out of memory or failed") from None
 
 
-def _child(sender, function_name, args) -> None:
+def _main() -> None:
     try:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     except (ImportError, ValueError, OSError):
         pass
+    request = json.loads(sys.stdin.read())
+    if request.get("function") not in ("check", "simulate"):
+        return
     try:
-        result = globals()[function_name](*args)
+        result = globals()[request["function"]](*request["args"])
     except MemoryError:
         result = {"ok": False, "errors": [{"line": 0, "column": 0, "message": "the ruleset used too much memory"}]}
-    sender.send(result)
-    sender.close()
+    sys.stdout.write(json.dumps(result))
 
 
 # ---- what runs in the child ---------------------------------------------------------------------
@@ -126,3 +117,7 @@ def _error_dict(error, path) -> dict:
     if position is not None and not here:
         out["where"] = f"in {Path(position.file).name}:{position.line}:{position.column}"
     return out
+
+
+if __name__ == "__main__":
+    _main()

@@ -24,6 +24,16 @@ SHOTS = Path(__file__).resolve().parent / "screenshots"
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked slow (the six-seat MafiaDollar game by clicks, minutes long) run on demand:
+    RULEBOOK_SLOW=1."""
+    if os.environ.get("RULEBOOK_SLOW"):
+        return
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.skip(reason="a slow test: run with RULEBOOK_SLOW=1"))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
