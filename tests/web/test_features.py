@@ -22,8 +22,9 @@ def test_undo_with_one_person(web_server, context):
     wait_ready(page)
     live = live_table(web_server, table["id"])
     before = live.state.to_json()
-    click_and_wait(page, page.locator("#choices button.choice", has_text="pass"))
-    wait_ready(page)
+    click_and_wait(page, page.locator("#choices button.choice", has_text="take"))
+    click_and_wait(page, page.locator(".board-area .target").first)  # a card of the street
+    assert wait_ready(page) == "mine"  # a take, so the bot's pass cannot end the game
     assert live.state.moves >= 1
     click_and_wait(page, page.locator("#undo"))
     wait_ready(page)
@@ -74,14 +75,15 @@ def test_designer_diagnostics_and_play_this_version(web_server, context):
     page = context().new_page()
     page.goto(web_server.url + "/designer")
     page.locator("#diagnostics li.ok").wait_for(timeout=60_000)
-    assert page.evaluate("editor.getLine(3)") == "game:"
-    page.evaluate("editor.focus(); editor.setCursor({line: 3, ch: 5})")  # the end of line 4, 'game:'
+    game_line = page.evaluate("editor.getValue().split('\\n').indexOf('game:')")  # 0-based
+    assert game_line >= 0
+    page.evaluate(f"editor.focus(); editor.setCursor({{line: {game_line}, ch: 5}})")  # the end of 'game:'
     page.keyboard.press("Enter")
-    page.keyboard.type("  nmae: typo")  # a new line 5 in the game section
-    assert page.evaluate("editor.getLine(4)") == "  nmae: typo"
+    page.keyboard.type("  nmae: typo")  # a new line in the game section
+    assert page.evaluate(f"editor.getLine({game_line + 1})") == "  nmae: typo"
     page.locator("#diagnostics li.diagnostic").first.wait_for(timeout=60_000)
     first = page.locator("#diagnostics li.diagnostic").first
-    assert first.inner_text().startswith("5:"), first.inner_text()
+    assert first.inner_text().startswith(f"{game_line + 2}:"), first.inner_text()
     assert "nmae" in first.inner_text()
     assert page.locator(".CodeMirror .diag-line").count() >= 1
     screenshot(page, "designer")

@@ -8,6 +8,7 @@ let socket = null;
 let last = null;        // the last state message
 let travelling = null;  // the last travel message while replaying
 let retry = 500;
+let hosted = {};         // component id -> the zones it holds, as [zone, content]
 let renders = 0;         // counts drawings (tests wait on it)
 
 function send(command) {
@@ -64,6 +65,18 @@ function cardNode(comp, targets) {
   for (const [key] of tags) card.appendChild(el("span", "tag", titleCase(key)));
   card.title = Object.entries(comp).filter(([k]) => !["id", "name"].includes(k))
     .map(([k, v]) => `${titleCase(k)}: ${formatValue(v)}`).join("\n");
+  for (const [zone, content] of hosted[comp.id] || []) {
+    if (isEmpty(content)) continue;
+    const held = el("div", "held");
+    held.appendChild(el("span", "held-zone", titleCase(zone)));
+    if (Array.isArray(content)) {
+      for (const inner of content) held.appendChild(cardNode(inner, targets));
+    } else {
+      held.appendChild(el("span", "held-count", `${content.count} face down`));
+      if (content.top) held.appendChild(cardNode(content.top, targets));
+    }
+    card.appendChild(held);
+  }
   const choice = targets.components[comp.id];
   if (choice !== undefined) makeTarget(card, choice);
   return card;
@@ -158,17 +171,39 @@ function targetsOf(message) {
   return targets;
 }
 
+function isEmpty(content) {
+  if (Array.isArray(content)) return content.length === 0;
+  return content !== null && typeof content === "object" && content.count === 0 && !content.top && !("grid" in content);
+}
+
+// Zones that belong to a component (a key ending in "#id") are drawn on that component's card.
+const HOSTED = /#(\d+)$/;
+
+function zonesInto(container, entries, targets) {
+  const empty = [];
+  for (const [zone, label, content] of entries) {
+    if (isEmpty(content)) empty.push(titleCase(label));
+    else container.appendChild(zoneNode(zone, label, content, targets));
+  }
+  if (empty.length) container.appendChild(el("div", "empty-zones", `empty: ${empty.join(", ")}`));
+}
+
 function drawView(view, seats, targets, scores) {
   const shared = clear(document.getElementById("shared"));
   const names = view.players.map(p => p.name);
   const perPlayer = Object.fromEntries(names.map(n => [n, []]));
+  const sharedEntries = [];
+  hosted = {};
   for (const [zone, content] of Object.entries(view.zones)) {
-    if (!isGroup(content)) { shared.appendChild(zoneNode(zone, zone, content, targets)); continue; }
+    if (!isGroup(content)) { sharedEntries.push([zone, zone, content]); continue; }
     for (const [key, sub] of Object.entries(content)) {
-      if (key in perPlayer) perPlayer[key].push([zone, sub]);
-      else shared.appendChild(zoneNode(zone, `${zone} · ${key}`, sub, targets));
+      const host = HOSTED.exec(key);
+      if (key in perPlayer) perPlayer[key].push([zone, zone, sub]);
+      else if (host) (hosted[host[1]] = hosted[host[1]] || []).push([zone, sub]);
+      else sharedEntries.push([zone, `${zone} · ${key}`, sub]);
     }
   }
+  zonesInto(shared, sharedEntries, targets);
   if (Object.keys(view.vars).length) {
     const box = el("div", "zone vars-zone");
     box.appendChild(el("h3", null, "Table"));
@@ -193,13 +228,14 @@ function drawView(view, seats, targets, scores) {
     if (choice !== undefined) makeTarget(head, choice);
     const own = Object.fromEntries(Object.entries(player).filter(([k]) => k !== "name"));
     if (Object.keys(own).length) box.appendChild(varsNode(own));
-    for (const [zone, sub] of perPlayer[player.name]) box.appendChild(zoneNode(zone, zone, sub, targets));
+    zonesInto(box, perPlayer[player.name], targets);
     players.appendChild(box);
   });
 }
 
 // ---- the panels ----------------------------------------------------------------------------------
 function drawDecision(message) {
+  document.getElementById("decision-panel").hidden = message.over;
   const choices = clear(document.getElementById("choices"));
   const chosen = clear(document.getElementById("chosen"));
   const title = document.getElementById("decision-title");
@@ -310,6 +346,7 @@ function render() {
   drawTravel(message);
   const mine = message.you !== null;
   document.getElementById("pace-field").hidden = !mine || !message.seats.some(s => s.spec !== "human") || message.over;
+  document.getElementById("controls").hidden = document.getElementById("pace-field").hidden && document.getElementById("undo").hidden;
   document.getElementById("pace").value = String(message.pace);
   if (message.error) setStatus(message.error, "bad");
   else if (message.over) setStatus("The game is over.", "over");
