@@ -242,7 +242,7 @@ def _without_narration(view: dict) -> dict:
 def _label(state, prefix, i) -> str:
     for choice in staging.choices(state, prefix[:i]):
         if choice.value == prefix[i]:
-            return choice.label
+            return choice.label.replace("_", " ") if i == 0 else choice.label
     return "?"
 
 
