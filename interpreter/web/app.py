@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
+import re
 import secrets
 from pathlib import Path
 
@@ -35,7 +35,6 @@ MAX_PACE = 10.0
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
-log = logging.getLogger("rulebook.web")
 
 
 class Problem(Exception):
@@ -69,6 +68,8 @@ class Server:
     def _game_for(self, record: dict):
         params = {k: json.dumps(v) if not isinstance(v, str) else v for k, v in record["params"].items()}
         if record.get("design"):
+            if not re.fullmatch(r"[0-9a-f]{32}", str(record["design"])):
+                raise Problem("this table's record is damaged", 409)
             path = self.store.folder / "designs" / f"{record['design']}.yaml"
             return self.catalog.load_path(path, params, record["players"])
         return self.catalog.load(record["ruleset"], params, record["players"])
@@ -194,7 +195,19 @@ def _pace(value) -> float:
     return float(value)
 
 
+def _same_origin(headers) -> bool:
+    """Whether a request comes from this server's own pages (a browser sends Origin on websockets
+    and cross-site posts; another site's page must not drive this server)."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    return origin.split("://", 1)[-1] == headers.get("host", "")
+
+
 async def _json_body(request: Request) -> dict:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json" \
+            or not _same_origin(request.headers):
+        raise Problem("send JSON from this server's pages", 415)
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -280,6 +293,9 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
         return HTMLResponse(report, headers={"Content-Security-Policy": REPORT_CSP})
 
     async def table_socket(websocket: WebSocket):
+        if not _same_origin(websocket.headers):
+            await websocket.close(code=1008)
+            return
         await websocket.accept()
         try:
             hello = await websocket.receive_json()

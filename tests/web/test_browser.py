@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from .conftest import screenshot
 from .helpers import (click_and_wait, create_table, live_table, play_one_choice, shown_ids, visible_ids,
                       wait_ready)
@@ -78,3 +80,26 @@ def test_gangster_two_people_and_a_bot(web_server, context):
         lines = page.locator("#narration li").all_inner_texts()
         assert any(line.startswith("Red:") for line in lines) and any(line.startswith("Blue:") for line in lines)
     screenshot(pages[0], "table-gangster")
+
+
+@pytest.mark.parametrize("key,seats", [("la-famiglia", ["human", "greedy"]),
+                                       ("gangster", ["human", "greedy", "greedy", "greedy"]),
+                                       ("pferderennen-mafia", ["human", "random", "random", "random"]),
+                                       ("mafiadollar", ["human", "random", "random", "random"])])
+def test_every_game_is_drawn(web_server, context, key, seats):
+    table = create_table(web_server, key, seats, players=len(seats))
+    page = context().new_page()
+    page.goto(web_server.url + table["seats"][0]["link"])
+    rng = random.Random(3)
+    for _ in range(6):
+        if wait_ready(page) == "over":
+            break
+        play_one_choice(page, rng)
+    wait_ready(page)
+    live = live_table(web_server, table["id"])
+    shown = shown_ids(page)
+    assert shown and shown <= visible_ids(live.state, 0)
+    assert page.locator(".player.me").count() == 1
+    assert page.locator("#narration li").count() >= 1
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, f"table-{key}-start")

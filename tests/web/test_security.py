@@ -50,6 +50,19 @@ def test_a_posted_variant_cannot_extend_a_file_outside_the_rulesets(web_server):
     assert table.status_code == 400
 
 
+def test_other_sites_cannot_drive_the_server(web_server):
+    body = json.dumps({"ruleset": "la-famiglia", "seats": ["human", "random"]})
+    plain = httpx.post(web_server.url + "/api/tables", content=body, headers={"content-type": "text/plain"})
+    assert plain.status_code == 415  # a cross-site 'simple' request is refused
+    foreign = httpx.post(web_server.url + "/api/tables", content=body,
+                         headers={"content-type": "application/json", "origin": "http://evil.example"})
+    assert foreign.status_code == 415
+    table = create_table(web_server, "la-famiglia", ["human", "random"])
+    with pytest.raises(Exception):
+        with connect(socket_url(web_server, table["id"]), origin="http://evil.example") as ws:
+            hello(ws, None)
+
+
 def test_requests_are_size_limited(web_server):
     big = "#" * (sandbox.MAX_SOURCE + 50_000)
     response = httpx.post(web_server.url + "/api/designer/check", json={"text": big}, timeout=60)
