@@ -353,6 +353,7 @@ function render() {
   else if (message.choices) setStatus("Your move.", "mine");
   else setStatus(message.view.decision ? `${message.view.decision.player} to move` : "", "");
   document.getElementById("notice").textContent = "";
+  document.body.dataset.moves = String(message.moves);
   document.body.dataset.renders = String(++renders);
   document.body.dataset.state = message.over ? "over" : (message.choices ? "mine" : "waiting");
 }
