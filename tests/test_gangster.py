@@ -512,6 +512,60 @@ def test_a_player_with_nothing_to_do_is_skipped_and_the_other_plays_several_turn
     assert not state.is_terminal()
 
 
+# Three fields free (r1c1, r1c2, r2c1); red 1 on r2c2 is the only gangster that can move (every other
+# gangster next to a free field stands in a complete line).  Nobody has a bullet or a tile to place.
+ONE_MOVABLE = [".  .  Y3 G1 B1 Y1",
+               ".  R1 G1 G3 G2 Y2",
+               "Y2 G2 G2 B1 B2 G1",
+               "G3 B2 B3 B3 R3 B1",
+               "B2 R3 R1 R2 R2 R1",
+               "Y1 G3 Y3 B3 R3 R2"]
+NOTHING_TO_PLACE = {"supply[Red]": [], "supply[Blue]": [], "supply[Yellow]": [], "open_supply": [],
+                    "stack_a": [], "stack_b": []}
+
+
+def _one_movable(params=None, yellow_supply=()):
+    state = start(3, board=ONE_MOVABLE, zones={**NOTHING_TO_PLACE, "supply[Yellow]": list(yellow_supply)},
+                  bullets={RED: 0, BLUE: 0, YELLOW: 0}, params=params)
+    assert legal(state) == ["move red 1 from r2c2 to r1c2", "move red 1 from r2c2 to r2c1"]
+    play(state, "move red 1 from r2c2 to r2c1")  # Red; Blue's only move would be this red 1
+    return state
+
+
+def test_a_skipped_following_player_uses_up_the_protection():
+    """»Ein Gangster, der gerade bewegt oder gelegt wurde, kann vom darauf folgenden Spieler nicht bewegt
+    werden, wohl aber vom Übernächsten.« Ruling 6 (default, skipped_turn_keeps_protection: false): Blue,
+    the following player, is skipped since the protected red 1 was his only move; Yellow, the player
+    after next, may move it."""
+    state = _one_movable()
+    assert state.current_player() == YELLOW and state.vars["skipped_in_a_row"] == 1
+    assert moves_of(state, "red 1", "r2c1") == {"r1c1", "r2c2"}
+
+
+def test_protection_for_the_next_turn_actually_taken_with_skipped_turn_keeps_protection():
+    """»... kann vom darauf folgenden Spieler nicht bewegt werden, wohl aber vom Übernächsten.« The other
+    reading (variant gangster-protection-outlasts-skip): the protection holds for the next turn actually
+    taken, so Yellow may not move red 1 either and must place her tile."""
+    state = _one_movable({"skipped_turn_keeps_protection": True}, yellow_supply=["yellow 2"])
+    assert state.current_player() == YELLOW and state.vars["skipped_in_a_row"] == 1
+    assert moves_of(state, "red 1", "r2c1") == set()
+    assert legal(state) == ["place yellow 2 from your supply"]
+    rejected(state, "move red 1 from r2c1 to r1c1")
+    play(state, "place yellow 2 from your supply", "put yellow 2 on r1c1")
+    assert moves_of(state, "red 1", "r2c1") == set()  # column 1 is complete now
+    assert state.game.names[state.vars["last_moved"]] == "yellow 2"
+
+
+def test_a_player_whose_only_move_is_the_protected_tile_is_skipped_too_with_skipped_turn_keeps_protection():
+    """The same reading: a player whose only move was the protected gangster is skipped too; here Yellow
+    and then Red, so every player is skipped in a row and the game ends (ruling 3)."""
+    state = _one_movable({"skipped_turn_keeps_protection": True})
+    assert state.is_terminal()
+    assert state.vars["skipped_in_a_row"] == 3
+    default = _one_movable()
+    assert not default.is_terminal()
+
+
 def test_the_game_ends_when_every_player_in_a_row_is_skipped():
     """Ruling: if no player can do anything the game ends (cannot happen with tiles left to place; here the
     remaining tiles are out of play)."""
@@ -753,7 +807,8 @@ def test_a_tie_reached_in_the_same_turn_goes_to_the_line_scored_first(first, win
 
 @pytest.mark.parametrize("variant, param", [("gangster-any-shooter", "shooter_own_colour"),
                                             ("gangster-cancel-all-ties", "cancel_lower_ties"),
-                                            ("gangster-unplayed-gangs-ignored", "unplayed_gangs_compete")])
+                                            ("gangster-unplayed-gangs-ignored", "unplayed_gangs_compete"),
+                                            ("gangster-protection-outlasts-skip", "skipped_turn_keeps_protection")])
 def test_ruling_variants_flip_one_parameter(variant, param):
     """The shipped ruling variants (rulesets/variants/) load and change exactly their parameter."""
     base = game_for(4).params
