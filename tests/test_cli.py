@@ -315,9 +315,10 @@ def test_changed_ruleset_reports_the_step(capsys, tmp_path):
     log = tmp_path / "game.json"
     run(capsys, "play", path, "--seats", "random,random", "--seed", 1, "--log", log)
     path.write_text(TINY.replace("{value: 2, count: 2}", "{value: 3, count: 2}"), encoding="utf-8")
-    code, out, err = run(capsys, "replay", log)
-    assert code == 1 and "step 1: the legal actions differ" in out
-    assert "has changed" in err
+    code, out, _ = run(capsys, "replay", log)
+    assert code == 1 and out.startswith("RULESET CHANGED")
+    assert "the ruleset changed since this log was written" in out and f"{path.resolve()} changed" in out
+    assert "sections changed: components" in out and "step 1: the legal actions differ" in out
 
 
 def test_replay_of_a_non_log_is_a_clear_error(capsys, tmp_path):

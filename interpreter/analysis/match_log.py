@@ -1,7 +1,7 @@
 """Play logs: what was played, step by step, so that a game can be replayed and checked.
 
-A log is a JSON object: format and version, the ruleset (path, its sha256, the game's name), the
-parameters in force, the number of players, the seed, the seat specs, and the steps.  Each step
+A log is a JSON object: format and version, the ruleset (path, its sha256, the game's name, the
+fingerprint of the rules: see ``fingerprint.py``), the parameters in force, the number of players, the seed, the seat specs, and the steps.  Each step
 holds the deciding seat, the action text, a digest of the legal action texts before the step and a
 digest of ``state.to_json()`` after it.  A finished game also stores the returns and the winners.
 Seats are 0-based, as in ``State.winners()``.  A file holds one log or a JSON list of logs
@@ -17,6 +17,7 @@ from pathlib import Path
 from dsl.errors import ParameterError, RulebookError
 
 from ..game import load_game
+from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"
 VERSION = 1
@@ -34,18 +35,11 @@ def legal_digest(actions) -> str:
     return short_digest("\n".join(str(a) for a in actions))
 
 
-def file_digest(path) -> str:
-    """The sha256 of a file's bytes (empty when the file cannot be read)."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return ""
-
-
 def log_header(game, seats: list) -> dict:
     """What every log of games of ``game`` with these seat specs starts with (all but the seed)."""
     return {"format": FORMAT, "version": VERSION, "ruleset": str(Path(game.path).resolve()),
-            "ruleset_sha256": file_digest(game.path), "game": game.name, "params": dict(game.params),
+            "ruleset_sha256": file_digest(game.path), **fingerprint(game), "game": game.name,
+            "params": dict(game.params),
             "players": game.num_players, "player_names": list(game.player_names), "seats": list(seats)}
 
 
@@ -126,6 +120,7 @@ class ReplayReport:
     steps: int = 0
     mismatch: Mismatch | None = None
     warnings: list = field(default_factory=list)
+    ruleset_change: str | None = None  # why the mismatch is no surprise: the rules changed since
 
     @property
     def ok(self) -> bool:
@@ -137,24 +132,25 @@ def replay(path) -> ReplayReport:
     report = ReplayReport()
     games: dict = {}
     for number, log in enumerate(read_logs(path), 1):
-        game = _game_for(log, games, report)
+        game = _game_for(log, games)
         failure = replay_log(game, log)
+        change = describe_change(log, game)
         if failure is not None:
             report.mismatch = Mismatch(number, *failure)
+            report.ruleset_change = change
             break
+        if change and change not in report.warnings:
+            report.warnings.append(f"{change}; the log still reproduces")
         report.games += 1
         report.steps += len(log["steps"])
     return report
 
 
-def _game_for(log: dict, games: dict, report: ReplayReport):
+def _game_for(log: dict, games: dict):
     """The game a log was played with; loaded once per ruleset, parameters and players."""
     key = (log["ruleset"], json.dumps(log["params"], sort_keys=True), log["players"])
     if key not in games:
         games[key] = load_game(log["ruleset"], params=log["params"], players=log["players"])
-        digest = log.get("ruleset_sha256")
-        if digest and digest != file_digest(log["ruleset"]):
-            report.warnings.append(f"{log['ruleset']} has changed since the log was written")
     return games[key]
 
 

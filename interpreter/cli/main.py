@@ -395,6 +395,11 @@ def cmd_replay(args) -> int:
     report = replay(args.file)
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if not report.ok and report.ruleset_change:
+        print(f"RULESET CHANGED: {args.file}: {report.ruleset_change}. The log was written with the "
+              f"earlier rules and cannot be replayed against these (first difference: {report.mismatch}); "
+              f"replay it with the ruleset as it was, or write a new log")
+        return 1
     if not report.ok:
         print(f"MISMATCH in {args.file}: {report.mismatch}")
         return 1
