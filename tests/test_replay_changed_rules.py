@@ -15,42 +15,14 @@ from interpreter import load_game
 from interpreter.analysis.fingerprint import content_hash
 from interpreter.analysis.match_log import replay
 from interpreter.cli import main
+from test_cli import TINY as CLI_TINY
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD_LOGS = ROOT / "tests" / "logs"
 
-TINY = """\
-game:
-  name: Tiny
-  players: 2
-params:
-  prize: {default: 1, min: 0, max: 9}
-components:
-  token:
-    name: "token {value}"
-    attributes:
-      value: int
-    in: pool
-    table:
-      - {value: 1, count: 3}
-      - {value: 2, count: 2}
-zones:
-  pool: {visibility: all}
-  taken: {per: player, visibility: all}
-flow:
-  - while: not empty(pool)
-    do:
-      - choose:
-          prompt: "Take a token"
-          options:
-            take:
-              text: "take {t}"
-              params: {t: pool}
-              effects: ["move(t, active.taken)"]
-      - active = next_player(active)
-scoring:
-  score: "sum(t.value for t in player.taken)"
-"""
+# the tiny game of the command-line tests, with a parameter
+TINY = CLI_TINY.replace("  players: 2\n", "  players: 2\nparams:\n  prize: {default: 1, min: 0, max: 9}\n", 1)
+assert "prize" in TINY
 
 VARIANT = """\
 extends: tiny.yaml
