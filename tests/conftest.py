@@ -5,12 +5,31 @@ and the tutorial's games in ``rulesets/examples/``), ``VARIANTS`` the shipped va
 (``rulesets/variants/*.yaml``, each ``extends:`` a ruleset); ``TEST_GAMES`` are small valid rulesets
 that live with the tests (the base of the broken rulesets, the context of the conformance cases) and
 are played by the generic invariant test as well.
+
+Extras and PyPy.  A test of an extra (``[web]``, ``[lsp]``, ``[rl]``, ``[openspiel]``, ``[ray]``,
+``[report]``) gets the module it needs from ``require_extra("starlette", "web")`` (at module level or
+in a fixture): when the module is missing it skips with the reason and the install command — on PyPy
+and wherever the extra is not installed — except under ``CI=true`` on CPython, where a missing extra
+is a failure.  ``require_program("chromium")`` does the same for a program such as the browser.
+
+Core tests.  ``CORE_TESTS`` lists the test files of the core (dsl/, the engine, cli, analysis, bots)
+that need nothing beyond the core's dependencies and pytest; they carry the marker ``core``, and
+``.ci/run`` runs them under Debian's PyPy (Python 3.9) with ``pytest --core-only``, which does not
+even collect the other test files (they may import extras).  The list holds the
+tests that prove the language, the errors, the rules of every shipped game and the command line
+(which plays bots and simulates), and leaves out the long runs (playouts, bots, determinization,
+variants played through), which the CPython run covers; keep that run to about a minute.
 """
 from __future__ import annotations
 
+import importlib
+import os
+import platform
+import shutil
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 TESTS = Path(__file__).resolve().parent
@@ -61,3 +80,56 @@ def view_component_ids(view) -> set:
         elif isinstance(item, list):
             todo.extend(item)
     return found
+
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+ON_PYPY = platform.python_implementation() == "PyPy"
+
+CORE_TESTS = {
+    "test_language.py", "test_errors.py", "test_scenarios.py", "test_cli.py", "test_explain.py",
+    "test_stats.py", "test_replay_changed_rules.py", "test_python39.py",
+}
+
+
+def _missing(what: str, advice: str):
+    if IN_CI and not ON_PYPY:
+        pytest.fail(f"{what} (CI=true: tests of extras and of the browser must run here; {advice})",
+                    pytrace=False)
+    pytest.skip(f"{what}{' on PyPy' if ON_PYPY else ''}: {advice}", allow_module_level=True)
+
+
+def require_extra(module: str, extra: str):
+    """The module ``module`` of the extra ``extra``; skip (or, under CI=true on CPython, fail) when it
+    cannot be imported."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        _missing(f"needs the [{extra}] extra ({exc})", f"pip install -e '.[{extra}]'")
+
+
+def require_program(name: str, path=None) -> str:
+    """The path of a program (``chromium``); skip (or, under CI=true on CPython, fail) when missing."""
+    found = path if path and Path(path).exists() else shutil.which(name)
+    if not found:
+        _missing(f"needs the program {name}", f"install Debian's {name}")
+    return found
+
+
+def pytest_addoption(parser):
+    parser.addoption("--core-only", action="store_true",
+                     help="collect and run only the core tests (tests/conftest.py: CORE_TESTS), as under PyPy")
+
+
+def pytest_ignore_collect(collection_path, config):
+    if not config.getoption("core_only"):
+        return None
+    path = Path(collection_path)
+    if path.is_dir():
+        return (TESTS in path.parents) or None  # subfolders of tests/ (such as tests/web)
+    return (path.suffix == ".py" and path.name.startswith("test_") and path.name not in CORE_TESTS) or None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if Path(str(item.fspath)).name in CORE_TESTS:
+            item.add_marker(pytest.mark.core)
