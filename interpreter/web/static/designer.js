@@ -29,7 +29,7 @@ function showDiagnostics(result) {
     }
     list.appendChild(item);
   }
-  document.getElementById("explain").textContent = result.ok ? result.explain : "";
+  if (result.ok) document.getElementById("explain").textContent = result.explain;  // else the last valid one
   if (result.ok) {
     const players = document.getElementById("players");
     const keep = players.value;

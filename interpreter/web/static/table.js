@@ -9,7 +9,9 @@ let last = null;        // the last state message
 let travelling = null;  // the last travel message while replaying
 let retry = 500;
 let hosted = {};         // component id -> the zones it holds, as [zone, content]
-let renders = 0;         // counts drawings (tests wait on it)
+let renders = 0;
+const expanded = new Set(); // long rows the person opened
+const LONG_ROW = 16, SHOWN_OF_LONG_ROW = 10;  // a row of more cards shows its last ones (the top)         // counts drawings (tests wait on it)
 
 function send(command) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(command));
@@ -131,7 +133,17 @@ function zoneContent(zoneName, content, targets) {
   if (Array.isArray(content)) {
     const row = el("div", "cards");
     if (!content.length) row.appendChild(el("span", "dim", "empty"));
-    for (const comp of content) row.appendChild(cardNode(comp, targets));
+    const folded = content.length > LONG_ROW && !expanded.has(zoneName) ? content.length - SHOWN_OF_LONG_ROW : 0;
+    let hidden = 0;
+    content.forEach((comp, i) => {
+      if (i < folded && targets.components[comp.id] === undefined) { hidden++; return; }
+      row.appendChild(cardNode(comp, targets));
+    });
+    if (hidden) {
+      const more = el("button", "more", `+${hidden} more`);
+      more.addEventListener("click", () => { expanded.add(zoneName); render(); });
+      row.insertBefore(more, row.firstChild);
+    }
     return row;
   }
   if (content && typeof content === "object" && "grid" in content) return gridNode(zoneName, content.grid, targets);
