@@ -6,11 +6,11 @@ from __future__ import annotations
 import operator
 
 import re
-import string
 
 from . import ast, ir
 from .checker import suggest
 from .errors import CheckError, ParameterError
+from .templates import template_fields
 from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, type_of_value
 
 VISIBILITIES = ("all", "owner", "none", "count", "top")
@@ -116,10 +116,14 @@ class Declarations:
                 self.error(CheckError(f"'{clash}' is both a printed attribute and a mark"),
                            path + ("marks", clash))
             template = spec.get("name") or kind_name + " " + " ".join("{%s}" % a for a in attributes)
-            for _, field, _, _ in string.Formatter().parse(template):
-                if field and field not in attributes:
-                    self.error(CheckError(f"the name template uses '{{{field}}}', which is no attribute",
-                                          hint=suggest(field, attributes)), path + ("name",))
+            try:
+                for field in template_fields(template, self.doc.text_position(path + ("name",))):
+                    if field not in attributes:
+                        self.error(CheckError(f"the name template uses '{{{field}}}', which is no attribute",
+                                              hint=suggest(field, attributes)), path + ("name",))
+            except CheckError as exc:
+                self.error(exc)
+                template = kind_name
             kind = ir.ComponentKind(kind_name, template, attributes, enums, marks, [],
                                     self.doc.key_position(path))
             for i, row in enumerate(spec["table"]):

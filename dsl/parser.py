@@ -4,13 +4,17 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .errors import ExpressionSyntaxError, Position
 
 _GRAMMAR = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
+
+MAX_DEPTH = 64  # levels of operators, calls and brackets inside one another
+MAX_TEXT = 100_000  # characters of one expression or statement
+INT_LIMIT = 2 ** 63
 
 _TOKEN_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
@@ -44,7 +48,11 @@ class _ToAst(Transformer):
     # --- literals and names
     @v_args(meta=True)
     def number(self, meta, items):
-        return ast.Literal(self._pos(meta), int(str(items[0]).replace("_", "")))
+        digits = str(items[0]).replace("_", "")
+        if len(digits.lstrip("0")) > 19 or int(digits) >= INT_LIMIT:
+            raise ExpressionSyntaxError("the number is too large: whole numbers lie within ±2^63",
+                                        self._pos(meta), "use a smaller number (docs/language.md, Bounded execution)")
+        return ast.Literal(self._pos(meta), int(digits))
 
     @v_args(meta=True)
     def string(self, meta, items):
@@ -226,13 +234,27 @@ def _syntax_error(exc: UnexpectedInput, text: str, base: Position, what: str) ->
     return ExpressionSyntaxError(f"{message}: {text.strip()!r}", pos, hint)
 
 
+def _check_depth(tree, base: Position, what: str) -> None:
+    """Refuse a tree nested deeper than MAX_DEPTH (walked without recursion)."""
+    pending = [(tree, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise ExpressionSyntaxError(f"the {what} is nested too deeply (more than {MAX_DEPTH} levels)", base,
+                                        "split it: name a part with 'let' or a definition ('define:')")
+        pending.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
 def _parse(text: str, base: Position, start: str, what: str):
     if not isinstance(text, str):
         raise ExpressionSyntaxError(f"expected an {what} as text, got {text!r}", base)
+    if len(text) > MAX_TEXT:
+        raise ExpressionSyntaxError(f"the {what} is longer than {MAX_TEXT:,} characters", base)
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, base, what) from None
+    _check_depth(tree, base, what)
     try:
         return _ToAst(base).transform(tree)
     except VisitError as exc:
@@ -246,6 +268,8 @@ def parse_expression(text: str, base: Position) -> ast.Node:
     if isinstance(text, bool) or text is None:
         return ast.Literal(base, text)
     if isinstance(text, int):
+        if not -INT_LIMIT <= text < INT_LIMIT:
+            raise ExpressionSyntaxError("the number is too large: whole numbers lie within ±2^63", base)
         return ast.Literal(base, text)
     return _parse(text, base, "start_expr", "expression")
 

@@ -24,6 +24,8 @@ from .yaml_loader import Document
 
 EDIT_KEYS = ("replace", "remove", "edit", "before", "after", "append", "prepend")
 MAX_DEPTH = 8
+MAX_WORK = 100_000
+MAX_NAME = 255
 
 
 class _Ref:
@@ -67,6 +69,7 @@ class Merger:
         self.variant = variant
         self.out = Document(variant.file, None)
         self.index = {id(doc): _prefix_index(doc) for doc in (base, variant)}
+        self.work = 0  # list items compared with selectors so far
 
     def merge(self) -> Document:
         self.out.data = self._build(_Merged(_Ref(self.base, ()), _Ref(self.variant, ())), ())
@@ -141,6 +144,8 @@ class Merger:
             elif kind == "replace":
                 items[at] = self._required(eref, "with")
             elif kind == "edit":
+                if isinstance(items[at], _Merged):
+                    raise _edited_twice(eref)
                 items[at] = _Merged(items[at], self._required(eref, "merge"))
             else:
                 new = self._insertions(eref, "insert")
@@ -166,6 +171,10 @@ class Merger:
                 return selector % len(items)
             raise SchemaError(f"position {selector} is outside the list it edits, which has {len(items)} items",
                               sref.position(), "positions count from 0 (the first item); -1 is the last")
+        self.work += len(items)
+        if self.work > MAX_WORK:
+            raise SchemaError(f"the variant's edits compare more than {MAX_WORK:,} list items", sref.position(),
+                              "a variant changes a few items of its base; write a ruleset of its own instead")
         hits = [i for i, item in enumerate(items) if _matches(_value(item), selector)]
         if len(hits) != 1:
             what = "no item" if not hits else f"{len(hits)} items"
@@ -211,8 +220,12 @@ def _value(node):
 def _child(node, key):
     if isinstance(node, _Ref):
         return _Ref(node.doc, node.path + (key,))
-    raise SchemaError("a variant may edit the same list item only once", node.change.position(),
-                      "combine the two edits into one")
+    raise _edited_twice(node.change)
+
+
+def _edited_twice(ref) -> SchemaError:
+    return SchemaError("a variant may edit the same list item only once", ref.position(),
+                       "combine the two edits into one")
 
 
 def _matches(item, selector) -> bool:
@@ -262,9 +275,15 @@ def resolve_extends(doc: Document, load, find, depth: int = 0) -> Document:
         raise SchemaError(f"variants extend each other more than {MAX_DEPTH} deep",
                           doc.position(("extends",)), "check for a cycle of 'extends'")
     target = doc.data["extends"]
-    if not isinstance(target, str):
+    if not isinstance(target, str) or not target.strip():
         raise SchemaError("'extends' names a ruleset", doc.position(("extends",)))
-    base_path = find(target, Path(doc.file).parent)
+    if len(target) > MAX_NAME or any(ord(char) < 32 for char in target):
+        raise SchemaError(f"'extends' names no ruleset: a name or path has at most {MAX_NAME} characters and "
+                          "no control characters", doc.position(("extends",)))
+    try:
+        base_path = find(target, Path(doc.file).parent)
+    except (OSError, ValueError):  # a name the file system refuses
+        base_path = None
     if base_path is None:
         raise SchemaError(f"'extends: {target}' names no ruleset", doc.position(("extends",)),
                           "give a ruleset name from rulesets/ or a path relative to this file")

@@ -16,6 +16,7 @@ from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
 from .comprehensions import COMPARE, all_of, compile_comprehension
+from .limits import INT_MAX, INT_MIN, checked_list, checked_repeat, checked_value, number_too_large
 
 # Opcodes: the first element of every instruction tuple; the last element is its Position.
 EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
@@ -37,6 +38,10 @@ def _names_in(node) -> set:
     for child in ast.children(node):
         names |= _names_in(child)
     return names
+
+
+def _out_of_range(value):
+    raise number_too_large(value)
 
 
 def _applied(impl, args):
@@ -148,6 +153,7 @@ class Compiler:
         self.reads: set = set()  # the locals read by the expressions compiled so far (see reads_during)
         self.procs: list = []
         self.proc_index: dict = {}
+        self.iterations = None  # the iteration count of the comprehension being compiled (see comprehensions)
 
     # ---- expressions ---------------------------------------------------------------------------
     def expr(self, node):
@@ -352,21 +358,30 @@ class Compiler:
     def _x_binop(self, node):
         if self.types[node].name == "list":
             left, right = self.as_list(node.left), self.as_list(node.right)
-            return lambda s, e: left(s, e) + right(s, e)
+            return lambda s, e: checked_list(left(s, e) + right(s, e))
+        if self.types[node] != INT:  # text concatenation, or a type not known
+            left, right, op = self.expr(node.left), self.expr(node.right), _BINOPS[node.op]
+            return lambda s, e: checked_value(op(left(s, e), right(s, e)))
+        return self._int_binop(node)
+
+    def _int_binop(self, node):
+        """Whole-number arithmetic; each closure refuses a result beyond ±2^63 in line (a call of a
+        checking function would cost more than the arithmetic)."""
         left, right, op = self.expr(node.left), self.expr(node.right), _BINOPS[node.op]
         left_get, right_get = self.getter(node.left), self.getter(node.right)
         if node.op == "-" and left_get and right_get and left_get[0] == "attr" and right_get[0] == "mark":
             _, table, k1 = left_get
             _, mark, k2 = right_get
-            return lambda s, e: table[e[k1]] - s.marks[mark][e[k2]]
+            return lambda s, e: (v if INT_MIN <= (v := table[e[k1]] - s.marks[mark][e[k2]]) <= INT_MAX
+                                 else _out_of_range(v))
         if isinstance(node.right, ast.Literal) and node.op in ("+", "-"):
             value = node.right.value if node.op == "+" else -node.right.value
-            return lambda s, e: left(s, e) + value
+            return lambda s, e: v if INT_MIN <= (v := left(s, e) + value) <= INT_MAX else _out_of_range(v)
         if node.op == "+":
-            return lambda s, e: left(s, e) + right(s, e)
+            return lambda s, e: v if INT_MIN <= (v := left(s, e) + right(s, e)) <= INT_MAX else _out_of_range(v)
         if node.op == "-":
-            return lambda s, e: left(s, e) - right(s, e)
-        return lambda s, e: op(left(s, e), right(s, e))
+            return lambda s, e: v if INT_MIN <= (v := left(s, e) - right(s, e)) <= INT_MAX else _out_of_range(v)
+        return lambda s, e: v if INT_MIN <= (v := op(left(s, e), right(s, e))) <= INT_MAX else _out_of_range(v)
 
     def _x_compare(self, node):
         left = self.expr(node.left)
@@ -412,7 +427,7 @@ class Compiler:
 
     def _x_neg(self, node):
         operand = self.expr(node.operand)
-        return lambda s, e: -operand(s, e)
+        return lambda s, e: v if INT_MIN <= (v := -operand(s, e)) <= INT_MAX else _out_of_range(v)
 
     def _x_cond(self, node):
         test, then, otherwise = self.expr(node.test), self.expr(node.then), self.expr(node.otherwise)
@@ -502,6 +517,9 @@ class Compiler:
         target = node.target
         value = self.as_list(node.value) if self.types[target].name == "list" else self.expr(node.value)
         op = {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[node.op]
+        if op is not None:
+            arithmetic = op
+            op = lambda old, change: checked_value(arithmetic(old, change))  # noqa: E731
         if isinstance(target, ast.Name):
             kind, name = self.symbols[target]
             if kind != "var":
@@ -573,7 +591,7 @@ class Compiler:
     def _s_while(self, code, stmt, loops):
         cond = self.expr(stmt.cond)
         if stmt.limit:
-            slot, limit, test = f"${len(code)}", stmt.limit, cond
+            slot, limit, test = f"#{len(code)}", stmt.limit, cond
             code.append((EXEC, lambda s, e: e.__setitem__(slot, 0), stmt.position))
 
             def cond(s, e):
@@ -610,8 +628,25 @@ class Compiler:
     _s_simultaneous = _s_for
 
     def _s_repeat(self, code, stmt, loops):
-        count = self.expr(stmt.count)
-        self._loop(code, stmt, None, lambda s, e: range(count(s, e)), loops)
+        """A counted loop: the rounds left live in a local (``#pc``), so no list of rounds is made."""
+        count, slot = self.expr(stmt.count), f"#{len(code)}"
+        self.proc.declare(slot, INT)
+        code.append((EXEC, lambda s, e: e.__setitem__(slot, checked_repeat(count(s, e))), stmt.position))
+
+        def another_round(s, e):
+            left = e[slot]
+            if left > 0:
+                e[slot] = left - 1
+                return True
+            del e[slot]
+            return False
+        top = len(code)
+        code.append(None)
+        breaks = []
+        self.block(code, stmt.body, loops + [(breaks, top)])
+        code.append((JUMP, top, stmt.position))
+        code[top] = (JUMPF, another_round, len(code), stmt.position)
+        self._patch(code, breaks)
 
     def _s_block(self, code, stmt, loops):
         self.block(code, stmt.body, loops)

@@ -24,6 +24,8 @@ from dsl import ast
 from dsl.checker import reads_only_printed
 from dsl.types import BOOL
 
+from .limits import MAX_ITERATIONS, checked_int, too_many_iterations
+
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
            ">": operator.gt, ">=": operator.ge}
 _FLIPPED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -54,7 +56,7 @@ def _reduce_sum(s, e, var, items, cond, elem):
         e[var] = x
         if cond(s, e):
             total += elem(s, e)
-    return total
+    return checked_int(total)
 
 
 def _reduce_count(s, e, var, items, cond, elem):
@@ -112,8 +114,56 @@ def all_of(parts):
 
 
 def compile_comprehension(compiler, node):
-    """A closure ``f(state, env)`` for a comprehension node."""
+    """A closure ``f(state, env)`` for a comprehension node.  A comprehension and those nested in
+    it share one count of iterations, capped at MAX_ITERATIONS (see interpreter/limits.py); one
+    with none nested in it iterates over at most one list and counts nothing."""
+    outer = compiler.iterations
     source = compiler.as_list(node.source)
+    if outer is not None:
+        return _compile(compiler, node, _counted(source, outer))
+    if not any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond)):
+        return _compile(compiler, node, source)
+    counter = compiler.iterations = [0]
+    try:
+        return _compile(compiler, node, _counting(source, counter))
+    finally:
+        compiler.iterations = None
+
+
+def _nests_comprehension(compiler, node) -> bool:
+    """Whether evaluating ``node`` may run a comprehension (definitions are seen through)."""
+    if node is None:
+        return False
+    if isinstance(node, ast.Comprehension):
+        return True
+    if compiler.is_define(node):
+        define = compiler.rs.defines[compiler.symbols[node][1]]
+        if _nests_comprehension(compiler, define.body):
+            return True
+    return any(_nests_comprehension(compiler, child) for child in ast.children(node))
+
+
+def _counting(source, counter):
+    """``source`` of the outermost comprehension of a nest: it starts the count."""
+    def counting(s, e):
+        items = source(s, e)
+        counter[0] = len(items)
+        return items
+    return counting
+
+
+def _counted(source, counter):
+    """``source`` of a nested comprehension: its items add to the count of the nest."""
+    def counted(s, e):
+        items = source(s, e)
+        done = counter[0] = counter[0] + len(items)
+        if done > MAX_ITERATIONS:
+            raise too_many_iterations()
+        return items
+    return counted
+
+
+def _compile(compiler, node, source):
     var = node.var
     filtering = node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var
     mask = _printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None

@@ -9,6 +9,7 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, Param
 
 from . import narration
+from .limits import MAX_ITEMS
 
 
 class GameOver(Exception):
@@ -62,6 +63,9 @@ def move_all(state, source, to, at="top"):
 def draw(state, source, to, count=1, at="top"):
     bottom = _where(at)
     cards = state.zones[source]
+    if count > MAX_ITEMS:
+        raise RulesRuntimeError(f"draw(): a count of {count} is more than {MAX_ITEMS:,} components",
+                                hint="docs/language.md, Bounded execution")
     for _ in range(count):
         if not cards:
             return

@@ -9,6 +9,8 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS, Param
 from dsl.types import ANY, BOOL, CELL, COMPONENT, INT, PLAYER, Type, element_type, list_of
 
+from .limits import checked_int
+
 fn = FUNCTIONS.register
 
 
@@ -118,12 +120,12 @@ def maximum(state, *values):
 
 @fn("abs", [Param("value", "int")], INT, "The absolute value of a number.")
 def absolute(state, value):
-    return abs(value)
+    return checked_int(abs(value))
 
 
 @fn("sum", [Param("items", "collection")], INT, "The sum of a list of numbers.")
 def total(state, items):
-    return sum(items)
+    return checked_int(sum(items))
 
 
 @fn("any", [Param("items", "collection")], BOOL, "Whether any element of a list is true.")

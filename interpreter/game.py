@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import operator
 import os
 import string
 from pathlib import Path
 
-from dsl.errors import CheckError, ErrorList, ParameterError, RulebookError, RulesRuntimeError
+from dsl.errors import CheckError, ErrorList, ParameterError, Position, RulebookError, RulesRuntimeError
 from dsl.ir import Ruleset
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
@@ -29,10 +30,15 @@ RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve()
 def find_ruleset(name_or_path: str | os.PathLike) -> Path:
     """A ruleset file from a path, or from the name of a ruleset, a shipped variant or an example
     (a file anywhere under ``rulesets/``: ``la-famiglia``, ``la-famiglia-street-7``)."""
+    if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
+        raise ErrorList([ParameterError(f"a ruleset is named by a text or a path, not {name_or_path!r}")])
     path = Path(name_or_path)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        return path
-    found = named_ruleset(str(name_or_path))
+    try:
+        if path.suffix in (".yaml", ".yml") or path.exists():
+            return path
+        found = named_ruleset(str(name_or_path))
+    except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte)
+        found = None
     if found is not None:
         return found
     names = sorted({p.stem for p in shipped_rulesets()})
@@ -40,7 +46,8 @@ def find_ruleset(name_or_path: str | os.PathLike) -> Path:
     hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
             f"known rulesets: {', '.join(p.stem for p in sorted(RULESETS_DIR.glob('*.yaml'))) or 'none'}; "
             "`rulebook variants GAME` lists a game's variants")
-    raise ErrorList([ParameterError(f"no ruleset named '{name_or_path}'", hint=hint)])
+    shown = repr(str(name_or_path)) if len(str(name_or_path)) <= 80 else repr(str(name_or_path)[:80]) + "..."
+    raise ErrorList([ParameterError(f"no ruleset named {shown}", hint=hint)])
 
 
 def shipped_rulesets() -> list:
@@ -72,11 +79,23 @@ def load_game(name_or_path, params=None, players=None, text=None) -> "Game":
     """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path; with
     ``text``, that text as the file at the path)."""
     path = find_ruleset(name_or_path) if text is None else Path(name_or_path)
-    ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base, text=text)
+    _check_arguments(params, players)
     try:
+        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base, text=text)
         return Game(ruleset, path)
     except CheckError as exc:  # what only the laid-out components show (see Game._zone_conditions)
         raise ErrorList([exc]) from None
+    except RecursionError:  # a last guard: every stage bounds nesting well below Python's limit
+        raise ErrorList([CheckError("the rules are nested too deeply", Position(str(path), 1, 1),
+                                    "split deep expressions with 'let' or definitions")]) from None
+
+
+def _check_arguments(params, players) -> None:
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+        raise ErrorList([ParameterError(f"players is a whole number, not {players!r}")])
+    if params is not None and (not isinstance(params, dict) or not all(isinstance(k, str) for k in params)):
+        raise ErrorList([ParameterError(f"params maps parameter names to values, not {params!r}",
+                                        hint="for example params={'hand_size': 5}")])
 
 
 class Game:
@@ -277,6 +296,10 @@ class Game:
         ``arrange``, if given, is called with the state after setup and before the flow starts; tests
         use it (through :func:`interpreter.positions.arrange`) to set up a position.  With
         ``explicit_chance`` every random event is a chance node (see :mod:`interpreter.chance`)."""
+        try:
+            seed = operator.index(seed)
+        except TypeError:
+            raise ParameterError(f"the seed is a whole number, not {seed!r}") from None
         s = State(self)
         s.zones = [z[:] for z in self.initial_zones]
         s.loc = [0] * self.num_components

@@ -11,7 +11,7 @@ import json
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
 from . import chance, narration, staging, vm
-from .actions import legal_actions_at
+from .actions import Action, ActionBatch, legal_actions_at
 from .views import view_of
 
 MASK64 = (1 << 64) - 1
@@ -241,9 +241,12 @@ class State:
             raise IllegalActionError("the game is over")
         if isinstance(action, str):
             action = self.parse_action(action)
+        elif not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
         legal = self.legal_actions()
         if not any(a is action for a in legal) and action not in legal:
-            raise IllegalActionError(f"'{action}' is not a legal action now",
+            named = isinstance(action.batch, ActionBatch) and any(a is action for a in action.batch.actions)
+            raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
                                      hint="choose one of state.legal_actions()")
         option = action.option
         frame = self.stack[-1]
@@ -279,7 +282,11 @@ class State:
         return [p for p, k in enumerate(keys) if k == best]
 
     def view(self, player: int) -> dict:
-        """What ``player`` may see, as JSON-ready data."""
+        """What ``player`` may see, as JSON-ready data (``None``: a spectator)."""
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)
+                                   or not 0 <= player < self.game.num_players):
+            raise IllegalActionError(f"there is no seat {player!r}: seats are 0 to {self.game.num_players - 1}",
+                                     hint="or None for a spectator")
         return view_of(self, player)
 
     # ---- copies and serialization ------------------------------------------------------------
