@@ -120,12 +120,12 @@ def compile_comprehension(compiler, node):
     outer = compiler.iterations
     source = compiler.as_list(node.source)
     if outer is not None:
-        return _compile(compiler, node, _counted(source, outer))
+        return _compile(compiler, node, source, outer)
     if not any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond)):
-        return _compile(compiler, node, source)
+        return _compile(compiler, node, source, None)
     counter = compiler.iterations = [0]
     try:
-        return _compile(compiler, node, _counting(source, counter))
+        return _compile(compiler, node, _counting(source, counter), None)
     finally:
         compiler.iterations = None
 
@@ -152,30 +152,36 @@ def _counting(source, counter):
     return counting
 
 
-def _counted(source, counter):
-    """``source`` of a nested comprehension: its items add to the count of the nest."""
-    def counted(s, e):
-        items = source(s, e)
-        done = counter[0] = counter[0] + len(items)
-        if done > MAX_ITERATIONS:
-            raise too_many_iterations()
-        return items
-    return counted
-
-
-def _compile(compiler, node, source):
+def _compile(compiler, node, source, counter):
+    """The closure of a comprehension; a nested one (``counter``: the count of its nest) adds the
+    number of its items to the count, in line where it reads its source (a call would cost more)."""
     var = node.var
     filtering = node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var
     mask = _printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None
     if mask is not None:
+        if counter is not None:
+            return lambda s, e: [x for x in _counted(source(s, e), counter) if mask[x]]
         return lambda s, e: [x for x in source(s, e) if mask[x]]
     reduce = _filter_list if filtering else _REDUCERS[node.func]
     elem = compiler.expr(node.elem)
     cond = compiler.expr(node.cond) if node.cond is not None else _true
 
     def plain(s, e):
-        return _scoped(reduce, s, e, var, source(s, e), cond, elem)
-    return _selecting(compiler, node, source, plain) or plain
+        items = source(s, e)
+        if counter is not None:
+            done = counter[0] = counter[0] + len(items)
+            if done > MAX_ITERATIONS:
+                raise too_many_iterations()
+        return _scoped(reduce, s, e, var, items, cond, elem)
+    return _selecting(compiler, node, source, plain, counter) or plain
+
+
+def _counted(items, counter):
+    """``items``, added to the count of a nest of comprehensions."""
+    done = counter[0] = counter[0] + len(items)
+    if done > MAX_ITERATIONS:
+        raise too_many_iterations()
+    return items
 
 
 def _true(s, e):
@@ -206,7 +212,7 @@ def _printed_mask(compiler, cond, var):
         return None
 
 
-def _selecting(compiler, node, source, plain):
+def _selecting(compiler, node, source, plain, counter):
     """A closure for ``list`` and ``count`` (of the elements themselves), ``any`` and ``all``
     (without a filter) comprehensions whose conditions start with a selection; None when there is
     none.  Should a selection fail (an element without the attribute compared, say), ``plain``
@@ -234,6 +240,8 @@ def _selecting(compiler, node, source, plain):
         def selected(s, e):
             try:
                 items = source(s, e)
+                if counter is not None:
+                    _counted(items, counter)
                 return select(s, e, items) if items else []
             except Exception:
                 return plain(s, e)
@@ -242,6 +250,10 @@ def _selecting(compiler, node, source, plain):
     def run(s, e):
         try:
             items = source(s, e)
+            if counter is not None:
+                done = counter[0] = counter[0] + len(items)
+                if done > MAX_ITERATIONS:
+                    raise too_many_iterations()
             kept = select(s, e, items) if items else items
             if func == "any":
                 if rest is None or not kept:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 import operator
 import os
 import string
@@ -22,7 +21,8 @@ from . import chance, views, vm
 from .chance import ChanceRecord
 from .compiler import Compiler, component_content
 from .effects import GameOver
-from .state import FORMAT, State
+from .saved_state import state_from_data
+from .state import State
 
 RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve().parent.parent / "rulesets"))
 
@@ -336,42 +336,9 @@ class Game:
             raise
 
     def state_from_json(self, data) -> State:
-        """Rebuild a state from ``State.to_json()`` text (or its dict)."""
-        if isinstance(data, (str, bytes)):
-            data = json.loads(data)
-        if data.get("format") != FORMAT or data.get("game") != self.name:
-            raise ParameterError(f"this state is not a state of {self.name} (format {FORMAT})")
-        if data.get("players") != self.num_players or data.get("params") != self.params:
-            raise ParameterError("this state was saved with other players or parameters")
-        s = State(self)
-        s.zones = [list(z) for z in data["zones"]]
-        s.loc = [None] * self.num_components
-        for zone, cards in enumerate(s.zones):
-            for c in cards:
-                if s.loc[c] is not None:
-                    raise ParameterError(f"component {c} lies in two zones")
-                s.loc[c] = zone
-        if None in s.loc or len(s.zones) != len(self.zone_names):
-            raise ParameterError("the saved zones do not hold every component exactly once")
-        s.cell_of = [None] * self.num_components
-        s.cells = [None] * len(self.cell_zone)
-        s.known = list(data["known"])
-        for c, cell in data.get("cells", {}).items():
-            s.cell_of[int(c)] = cell
-            s.cells[cell] = int(c)
-        s.marks = {k: list(v) for k, v in data["marks"].items()}
-        s.vars = dict(data["vars"])
-        s.pvars = {k: list(v) for k, v in data["pvars"].items()}
-        s.rng = data["rng"]
-        s.stack = [[f[0], f[1], dict(f[2])] for f in data["stack"]]
-        s.decider = data["decider"]
-        s.over = data["over"]
-        s.moves = data["moves"]
-        if "chance" in data:
-            s.chance = chance.record_from_dict(self, data["chance"])
-        s.narrative = list(data.get("narrative", []))
-        s.end_reason = data.get("end_reason")
-        return s
+        """Rebuild a state from ``State.to_json()`` text (or its dict), checked against the state
+        format and this game first (see :mod:`interpreter.saved_state`)."""
+        return state_from_data(self, data)
 
     # ---- scoring and naming --------------------------------------------------------------------
     def score(self, s: State, player: int) -> int:
