@@ -113,7 +113,7 @@ def state_from_data(game, data, depth: int = 0) -> State:
     pending = data.get("chance", {}).get("pending")
     if "chance" in data:
         s.chance = _chance(game, data["chance"], depth)
-    if pending is None or s.stack:  # a chance node before the setup has no rules running yet
+    if s.stack or (pending is None and depth == 0):  # before the setup, no rules run yet
         _stack(game, s, decision=pending is None)
     _narrative(game, s)
     return s
