@@ -38,19 +38,19 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
-def parse_json(data, what: str = "saved state"):
+def parse_json(data, what: str = "saved state", limit: int = MAX_BYTES):
     """JSON text (str or bytes) as data; a SavedStateError for anything that is not JSON."""
     if isinstance(data, (bytes, bytearray)):
-        if len(data) > MAX_BYTES:
-            raise SavedStateError(f"the {what} is larger than {MAX_BYTES // 1_000_000} MB")
+        if len(data) > limit:
+            raise SavedStateError(f"the {what} is larger than {limit // 1_000_000} MB")
         try:
             data = bytes(data).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise SavedStateError(f"the {what} is not UTF-8 text (byte {exc.start})") from None
     if not isinstance(data, str):
         return data
-    if len(data) > MAX_BYTES:
-        raise SavedStateError(f"the {what} is larger than {MAX_BYTES // 1_000_000} MB")
+    if len(data) > limit:
+        raise SavedStateError(f"the {what} is larger than {limit // 1_000_000} MB")
     try:
         return json.loads(data)
     except json.JSONDecodeError as exc:

@@ -20,8 +20,10 @@ A text is a string or a list of parts: strings, ``{"repeat": TEXT, "times": N}``
   (``extends: _minimal.yaml`` reaches it);
 - ``api``: ``call`` (``load_game``, ``new_initial_state``, ``view``, ``apply_action``), ``args``,
   ``kwargs`` (against gangster, seed 1);
-- ``state`` / ``log``: ``ruleset``, ``seed``, ``moves`` (random moves taken first), then ``set``
-  (a path into the JSON and the value to put there), ``delete`` (a path), or ``text`` (the whole file).
+- ``state``: ``ruleset``, ``seed``, ``moves`` (random moves taken first), then ``set`` (a path
+  into the JSON and the value to put there), ``delete`` (a path), or ``text`` (the whole file);
+- ``log``: the log of ``moves`` random moves of gangster, replayed after ``set``, ``delete`` or
+  ``text`` as for a state.
 
 Each case runs within 5 s and 500 MB (POSIX).
 """
@@ -36,6 +38,7 @@ import pytest
 
 from conftest import MINIMAL, TESTS
 from interpreter import ErrorList, RulebookError, load_game
+from interpreter.analysis.match_log import MatchRecorder, log_header, replay
 from test_errors import memory_limit, time_limit
 
 HOSTILE = TESTS / "hostile"
@@ -136,7 +139,30 @@ def run_case(case: dict, tmp_path: Path):
             data = json.dumps(tampered(json.loads(state.to_json()), spec))
         game.state_from_json(data)
         return None
+    if "log" in case:
+        spec = case["log"]
+        path = tmp_path / "game.log.json"
+        if "text" in spec:
+            path.write_bytes(text_of(spec["text"]))
+        else:
+            path.write_text(json.dumps(tampered(recorded_log(spec.get("moves", 5)), spec)), encoding="utf-8")
+        replay(path)
+        return None
     raise AssertionError(f"{case['name']}: no input kind")
+
+
+def recorded_log(moves: int) -> dict:
+    """The log of ``moves`` random moves of gangster (seed 1), as ``play --log`` writes it."""
+    game = load_game("gangster")
+    state = game.new_initial_state(1)
+    recorder = MatchRecorder(log_header(game, ["random"] * game.num_players), 1)
+    rng = random.Random(1)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        seat, action = state.current_player(), rng.choice(legal)
+        state.apply_action(action)
+        recorder.record(seat, legal, action, state)
+    return recorder.log(state)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

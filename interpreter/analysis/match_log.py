@@ -12,17 +12,22 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from dsl.errors import ParameterError, RulebookError
 
 from ..game import load_game
+from ..saved_state import SavedStateError, parse_json
 from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"
 VERSION = 1
-HEADER_KEYS = ("ruleset", "params", "players", "seed", "steps")
-STEP_KEYS = ("seat", "action", "legal", "state")
+LOG_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schemas" / "log.schema.json"
+MAX_LOG_BYTES = 200_000_000
 
 
 def short_digest(text: str) -> str:
@@ -71,17 +76,26 @@ def write_logs(path, logs) -> None:
 
 
 def read_logs(path) -> list:
-    """The logs stored in a file, as a list."""
+    """The logs stored in a file, as a list; a file that is not a log (not UTF-8, not JSON, nested
+    too deeply, not of the shape of schemas/log.schema.json) is a clean error."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
         raise ParameterError(f"cannot read log {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ParameterError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}") from None
+    try:
+        data = parse_json(data, what="log", limit=MAX_LOG_BYTES)
+    except SavedStateError as exc:
+        raise ParameterError(f"{path}: {exc.message}") from None
     logs = data if isinstance(data, list) else [data]
     for log in logs:
         _check_log(path, log)
     return logs
+
+
+@lru_cache(maxsize=1)
+def _log_schema() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(LOG_SCHEMA.read_text(encoding="utf-8"))["$defs"]["log"])
 
 
 def _check_log(path, log) -> None:
@@ -89,15 +103,13 @@ def _check_log(path, log) -> None:
     if not isinstance(log, dict) or log.get("format") != FORMAT:
         raise ParameterError(f"{path} is not a rulebook play log")
     if log.get("version") != VERSION:
-        raise ParameterError(f"{path} is a log of version {log.get('version')}; this rulebook reads "
+        raise ParameterError(f"{path} is a log of version {str(log.get('version'))[:20]}; this rulebook reads "
                              f"version {VERSION}")
-    missing = [key for key in HEADER_KEYS if key not in log]
-    steps = log.get("steps")
-    if not missing and isinstance(steps, list):
-        missing = sorted({key for step in steps for key in STEP_KEYS
-                          if not isinstance(step, dict) or key not in step})
-    if missing or not isinstance(steps, list):
-        raise ParameterError(f"{path} is a damaged log: missing {', '.join(missing) or 'steps'}")
+    error = best_match(_log_schema().iter_errors(log))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise ParameterError(f"{path} is a damaged log: field {where.lstrip('.') or '(top level)'}: "
+                             f"{error.message[:200]}", hint="a log is what play --log or simulate --log wrote")
 
 
 @dataclass
