@@ -25,6 +25,9 @@ INT_LIMIT = 2 ** 63  # whole numbers lie in [-2^63, 2^63)
 # what YAML 1.1 allows in a file (besides these, no control character)
 _NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 _C_LOADER = getattr(yaml, "CSafeLoader", None)
+# what no text of a ruleset may hold, even written as an escape ("\e"): C0 and C1 control
+# characters but tab and newline, DEL, and the bidirectional overrides
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 PathKey = tuple  # a JSON path: tuple of str keys and int indexes
@@ -109,6 +112,8 @@ class _Builder:
             raise YamlError(str(exc).splitlines()[0], where, "rulesets may use plain YAML values only") from None
         except ValueError:  # Python refuses to convert an integer of thousands of digits
             value = INT_LIMIT
+        if isinstance(value, str) and _CONTROL.search(value):
+            raise _control_character(value, where)
         if isinstance(value, int) and not isinstance(value, bool) and not -INT_LIMIT <= value < INT_LIMIT:
             raise YamlError("the number is too large: whole numbers lie within ±2^63", where,
                             "use a smaller number (docs/language.md, Bounded execution)")
@@ -144,12 +149,21 @@ class _Builder:
             key_pos = _mark_position(self.file, key_node.start_mark)
             if len(key) > MAX_TEXT:
                 raise YamlError(f"a key longer than {MAX_TEXT:,} characters", key_pos)
+            if _CONTROL.search(key):
+                raise _control_character(key, key_pos)
             if key in result:
                 raise YamlError(f"duplicate key '{key}'", key_pos,
                                 "each key may appear once in a mapping; remove or rename one")
             self.doc.key_positions[path + (key,)] = key_pos
             result[key] = self.build(value_node, path + (key,))
         return result
+
+
+def _control_character(text: str, where: Position) -> YamlError:
+    char = _CONTROL.search(text).group()
+    return YamlError(f"the text holds the control character U+{ord(char):04X}", where,
+                     "names and texts of a ruleset are shown in terminals and pages: write them without "
+                     "control characters (escape sequences, bells, direction overrides)")
 
 
 def _position_at(file: str, text: str, offset: int) -> Position:

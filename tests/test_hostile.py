@@ -192,3 +192,28 @@ def test_cases_are_readable():
     assert len(names) == len(set(names)), "two cases share a name"
     for case in CASES:
         assert {"name", "expect"} <= set(case) and "error" in case["expect"], case.get("name")
+
+
+MARKUP_NAME = "[red]x[/red][/bogus] [link=file:///etc/passwd]y[/link]"
+
+
+@pytest.mark.parametrize("command", ["validate", "params", "explain", "variants"])
+def test_ruleset_names_are_printed_as_text_not_markup(command, tmp_path, capsys):
+    """A game name full of rich markup is printed as it is: no crash, no hyperlink, no colour."""
+    from interpreter.cli.main import main
+
+    path = tmp_path / "markup.yaml"
+    path.write_text(MINIMAL.read_text(encoding="utf-8").replace("name: Minimal", f"name: '{MARKUP_NAME}'")
+                    .replace("hand_size: {default: 2,", f"hand_size: {{description: '{MARKUP_NAME}', default: 2,"),
+                    encoding="utf-8")
+    assert main([command, str(path)]) == 0
+    out = capsys.readouterr().out
+    assert MARKUP_NAME in out.replace("\n", "") or command == "validate" and "[red]x[/red]" in out
+    assert "\x1b]8;" not in out and "\x1b[31m" not in out
+
+
+def test_safe_text_escapes_control_characters():
+    from interpreter.cli.safe import safe_text
+
+    assert safe_text("x\x1b[2J\x1b]0;title\x07 \u202e") == "x\\x1b[2J\\x1b]0;title\\x07 \\u202e"
+    assert safe_text("Bäcker\tund\nSöhne") == "Bäcker\tund\nSöhne"

@@ -12,6 +12,7 @@ from dsl.explain import explain
 from dsl.yaml_loader import load_yaml_file
 
 from ..game import RULESETS_DIR, find_base, find_ruleset
+from .safe import plain, safe_text
 
 
 def param_rows(game) -> list:
@@ -37,14 +38,15 @@ def cmd_params(args, game) -> int:
         return 0
     console = Console(highlight=False)
     if not rows:
-        console.print(f"{game.name} has no parameters.")
+        console.print(plain(f"{game.name} has no parameters."))
         return 0
-    table = Table(title=f"Parameters of {game.name} (change with --set NAME=VALUE)", show_lines=False)
+    table = Table(title=plain(f"Parameters of {game.name} (change with --set NAME=VALUE)"), show_lines=False)
     for column in ("name", "type", "default", "allowed"):
         table.add_column(column, no_wrap=True)
     table.add_column("description", overflow="fold")
     for row in rows:
-        table.add_row(row["name"], row["type"], json.dumps(row["default"]), row["allowed"], Text(row["description"]))
+        table.add_row(*(plain(row[key]) for key in ("name", "type")), plain(json.dumps(row["default"])),
+                      plain(row["allowed"]), plain(row["description"]))
     console.print(table)
     return 0
 
@@ -94,19 +96,19 @@ def cmd_variants(args, game) -> int:
         print(json.dumps({"variants": rows, "parameters": param_rows(game)}, ensure_ascii=False))
         return 0
     console = Console(highlight=False)
-    console.print(Text(f"Variants of {game.name}", style="bold"))
+    console.print(plain(f"Variants of {game.name}", style="bold"))
     if not rows:
         console.print("  (no variant files)")
     for row in rows:
-        console.print(Text(f"  {row['file']}", style="cyan"))
+        console.print(plain(f"  {row['file']}", style="cyan"))
         if row["about"]:
-            console.print(Text(f"      {row['about']}"))
+            console.print(plain(f"      {row['about']}"))
     console.print(Text("\nEach parameter is a variant too (--set NAME=VALUE):", style="bold"))
     for row in param_rows(game):
-        console.print(Text(f"  {row['name']} = {json.dumps(row['default'])} ({row['allowed']}): {row['description']}"))
+        console.print(plain(f"  {row['name']} = {json.dumps(row['default'])} ({row['allowed']}): {row['description']}"))
     return 0
 
 
 def cmd_explain(args, game) -> int:
-    print(explain(game.ruleset), end="")
+    print(safe_text(explain(game.ruleset)), end="")
     return 0

@@ -21,6 +21,7 @@ from ..bots import bot_seed, make_bot, play_game, split_specs
 from ..game import find_ruleset, load_game
 from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
 from .render import render_view, result_text
+from .safe import plain, safe_text
 from ..web import serve as web_serve
 
 HUMAN = "human"
@@ -49,7 +50,7 @@ def print_error(exc: RulebookError, file=None) -> None:
     """Print an error (each error of an ErrorList on its own line) without a traceback."""
     errors = exc.errors if isinstance(exc, ErrorList) else [exc]
     for error in errors:
-        print(str(error), file=file or sys.stderr)
+        print(safe_text(error), file=file or sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -178,7 +179,7 @@ def cmd_validate(args) -> int:
             print_error(exc, file=sys.stdout)
             failed = True
             continue
-        print(_summary(path, game))
+        print(safe_text(_summary(path, game)))
     return 1 if failed else 0
 
 
@@ -246,7 +247,7 @@ class HumanPlayer:
                     return self.parse(state, text)
                 except IllegalActionError as exc:
                     hint = f" ({exc.hint})" if exc.hint else ""
-                    self.console.print(Text(f"{exc.message}{hint}", style="red"))
+                    self.console.print(plain(f"{exc.message}{hint}", style="red"))
 
     def show(self, state) -> None:
         self.console.print()
@@ -260,7 +261,7 @@ class HumanPlayer:
             self.console.print()
             raise QuitGame from None
         if self.echo:
-            self.console.print(Text(line))
+            self.console.print(plain(line))
         return line.strip()
 
     @staticmethod
@@ -283,7 +284,7 @@ def cmd_play(args) -> int:
     console = Console(highlight=False)
     agents = [_play_agent(spec, seat, seed, game, console) for seat, spec in enumerate(specs)]
     seats_text = ", ".join(f"{name} {spec}" for name, spec in zip(game.player_names, specs))
-    console.print(Text(f"{game.name}, seed {seed}: {seats_text}", style="bold"))
+    console.print(plain(f"{game.name}, seed {seed}: {seats_text}", style="bold"))
     recorder = MatchRecorder(log_header(game, specs), seed) if args.log else None
     state = game.new_initial_state(seed)
     try:
@@ -323,9 +324,10 @@ class StepPrinter:
         if self.recorder is not None:
             self.recorder.record(seat, legal, action, state)
         who = f"{self.game.player_names[seat]} ({self.specs[seat]}): "
-        self.console.print(Text.assemble((who, "bold"), self.public_text(seat, action, state)))
+        said = safe_text(self.public_text(seat, action, state))
+        self.console.print(Text.assemble((safe_text(who), "bold"), said))
         for note in state.notes:
-            self.console.print(Text(f"  {note}", style="dim"))
+            self.console.print(plain(f"  {note}", style="dim"))
 
     def public_text(self, seat: int, action, state) -> str:
         """The action's text, or its option's name if it names a component a human has not seen."""
@@ -394,14 +396,14 @@ def cmd_replay(args) -> int:
     """Replay a log file; exit 1 at the first step that does not reproduce."""
     report = replay(args.file)
     for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(safe_text(f"warning: {warning}"), file=sys.stderr)
     if not report.ok and report.ruleset_change:
-        print(f"RULESET CHANGED: {args.file}: {report.ruleset_change}. The log was written with the "
-              f"earlier rules and cannot be replayed against these (first difference: {report.mismatch}); "
-              f"replay it with the ruleset as it was, or write a new log")
+        print(safe_text(f"RULESET CHANGED: {args.file}: {report.ruleset_change}. The log was written with the "
+                        f"earlier rules and cannot be replayed against these (first difference: {report.mismatch}); "
+                        "replay it with the ruleset as it was, or write a new log"))
         return 1
     if not report.ok:
-        print(f"MISMATCH in {args.file}: {report.mismatch}")
+        print(safe_text(f"MISMATCH in {args.file}: {report.mismatch}"))
         return 1
     games = f"{report.games} games, " if report.games != 1 else ""
     print(f"OK: {games}{report.steps} steps reproduce")
