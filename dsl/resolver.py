@@ -529,12 +529,12 @@ class Resolver(Declarations):
             if field is not None:
                 where = base.at_offset(offset + 1)
                 offset += len(field) + 2 + (len(spec) + 1 if spec else 0) + (2 if conversion else 0)
-                if field in params:
-                    parts.append((literal, field, None))
-                    continue
-                if spec or conversion or not field.strip():
+                if spec or conversion or not field.strip():  # a format spec could make a huge text
                     self.error(CheckError(f"the text's field '{{{field}}}' should be a name or an expression, "
                                           "without a format", where, "e.g. {active.name} or {size(hand)}"))
+                    continue
+                if field in params:
+                    parts.append((literal, field, None))
                     continue
                 try:
                     node = parse_expression(field, where)
