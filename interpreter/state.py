@@ -357,13 +357,16 @@ class State:
 
     def _fixed_for(self, player) -> set:
         """Components a determinization for ``player`` leaves where they are: those the player's own
-        legal actions name (the player sees them), those that hold components in a zone of their
-        own, and those the running rules hold in locals whose type is not known."""
+        legal actions name (the player sees them) and those interchangeable with them (an action
+        names one of several identical components, so that its text stands for all of them), those
+        that hold components in a zone of their own, and those the running rules hold in locals
+        whose type is not known."""
         game = self.game
         fixed = set()
         if self.decider == player and not self.over:
             for action in self.legal_actions():
                 fixed.update(action.components())
+            fixed |= self._interchangeable_with(fixed)
         for zone, host in enumerate(game.zone_host):
             if host is not None and self.zones[zone]:
                 fixed.add(host)
@@ -376,6 +379,17 @@ class State:
         for name in game.untyped_player_vars:
             _collect_ints(self.pvars[name], fixed)
         return {c for c in fixed if 0 <= c < game.num_components}
+
+    def _interchangeable_with(self, named) -> set:
+        """The components of the zones of ``named`` that have the name, cell and marks of one of them."""
+        game = self.game
+        marks = list(self.marks.values())
+
+        def key(c):
+            return (game.name_index[c], self.loc[c], self.cell_of[c], tuple(m[c] for m in marks))
+        wanted = {key(c) for c in named if 0 <= c < game.num_components}
+        zones = {self.loc[c] for c in named if 0 <= c < game.num_components}
+        return {c for zone in zones for c in self.zones[zone] if key(c) in wanted}
 
     def _follow_places(self, old, dealt) -> None:
         """After dealing (``dealt``: the component that was at a place -> the one now there), make

@@ -112,3 +112,19 @@ def test_worlds_are_sound_states_that_play_on(name, players):
                 break
             world.apply_action(rng.choice(world.legal_actions()))
             assert placed_once(world)
+
+
+@pytest.mark.parametrize("name, players", [("la-famiglia", 2), ("gangster", 3), ("mafiadollar", 3),
+                                           ("pferderennen-mafia", 4)])
+def test_a_determinized_state_offers_the_decider_the_same_actions(name, players):
+    """An action names one of several identical components; a determinization must not deal the
+    others away, or the sampled world offers actions the real one does not (every tenth decision)."""
+    game = load_game(name, players=players)
+    for seed in range(3):
+        state, rng, decisions = game.new_initial_state(seed), random.Random(seed), 0
+        while not state.is_terminal():
+            decisions += 1
+            if decisions % 10 == 0:
+                sample = state.determinize(state.current_player(), random.Random(decisions))
+                assert sorted(map(str, sample.legal_actions())) == sorted(map(str, state.legal_actions()))
+            state.apply_action(rng.choice(state.legal_actions()))
