@@ -217,3 +217,17 @@ def test_safe_text_escapes_control_characters():
 
     assert safe_text("x\x1b[2J\x1b]0;title\x07 \u202e") == "x\\x1b[2J\\x1b]0;title\\x07 \\u202e"
     assert safe_text("Bäcker\tund\nSöhne") == "Bäcker\tund\nSöhne"
+
+
+def test_a_short_fuzz_finds_no_traceback():
+    """A short run of benchmarks/fuzz.py (mutated rulesets, tampered states and logs): every case
+    loads and plays with its invariants holding, or ends in a RulebookError, in time."""
+    import sys
+
+    sys.path.insert(0, str(TESTS.parent / "benchmarks"))
+    from fuzz import fuzz
+
+    failures = []
+    outcomes = fuzz(rulesets=80, states=30, seed=11, report=failures.append)
+    assert not failures, failures[0]
+    assert sum(n for key, n in outcomes.items() if key.endswith(" clean")) > 50, outcomes
