@@ -599,6 +599,10 @@ class Compiler:
                     return False
                 e[slot] += 1
                 return e[slot] <= limit
+        self._loop_while(code, stmt, cond, loops)
+
+    def _loop_while(self, code, stmt, cond, loops):
+        """``stmt.body`` run while ``cond(s, e)`` is true."""
         top = len(code)
         code.append(None)
         breaks = []
@@ -640,13 +644,7 @@ class Compiler:
                 return True
             del e[slot]
             return False
-        top = len(code)
-        code.append(None)
-        breaks = []
-        self.block(code, stmt.body, loops + [(breaks, top)])
-        code.append((JUMP, top, stmt.position))
-        code[top] = (JUMPF, another_round, len(code), stmt.position)
-        self._patch(code, breaks)
+        self._loop_while(code, stmt, another_round, loops)
 
     def _s_block(self, code, stmt, loops):
         self.block(code, stmt.body, loops)
