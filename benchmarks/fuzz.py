@@ -229,7 +229,7 @@ def log_case(rng: random.Random, game, folder: Path) -> str:
     return guarded(lambda: replay(path))
 
 
-def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: int = 3) -> Counter:
+def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: int = 3, progress: int = 0) -> Counter:
     """Run the cases; a Counter of outcomes per kind ('ruleset clean', 'state traceback', ...)."""
     rng = random.Random(seed)
     outcomes, failures = Counter(), []
@@ -245,6 +245,8 @@ def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: in
                 kind, outcome = "log", log_case(rng, games[0], Path(folder))
             head = outcome.split(":")[0]
             outcomes[f"{kind} {head}"] += 1
+            if progress and (i + 1) % progress == 0:
+                report(f"after {i + 1} cases: {dict(sorted(outcomes.items()))}")
             if head not in ("ok", "clean") and len(failures) < first_failures:
                 failures.append(f"case {i} ({kind}): {outcome}")
     for failure in failures:
@@ -257,9 +259,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rulesets", type=int, default=10_000)
     parser.add_argument("--states", type=int, default=1_000, help="tampered saved states and logs (half each)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, metavar="N", help="report the counts every N cases")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    outcomes = fuzz(args.rulesets, args.states, args.seed, report=lambda text: print(text, file=sys.stderr))
+    outcomes = fuzz(args.rulesets, args.states, args.seed, report=lambda text: print(text, file=sys.stderr, flush=True),
+                    progress=args.progress)
     for key in sorted(outcomes):
         print(f"{key}: {outcomes[key]}")
     bad = sum(n for key, n in outcomes.items() if not key.endswith((" ok", " clean")))
