@@ -80,11 +80,63 @@ def check_plain(value, field: str, depth: int = 0) -> None:
         raise SavedStateError(f"{field} holds a mapping; rulebook values are numbers, texts, yes/no and lists")
 
 
+_KEYS = {"format", "game", "players", "params", "zones", "cells", "known", "marks", "vars", "pvars", "rng",
+         "stack", "decider", "over", "moves"}
+_OPTIONAL = {"narrative", "end_reason", "chance"}
+
+
+def _ints(values, low=None) -> bool:
+    """Whether ``values`` are whole numbers (at least ``low``)."""
+    if not values:
+        return True
+    return set(map(type, values)) == {int} and (low is None or min(values) >= low)
+
+
+def _plain_entry(entry) -> bool:
+    """A narration entry as the schema describes it."""
+    return (type(entry) is dict and set(entry) == {"move", "to", "text", "values", "seen"}
+            and type(entry["move"]) is int and entry["move"] >= 0
+            and (entry["to"] is None or type(entry["to"]) is int and entry["to"] >= 0)
+            and type(entry["text"]) is str and len(entry["text"]) <= 100000 and type(entry["values"]) is dict
+            and (entry["seen"] is None or type(entry["seen"]) is list and _ints(entry["seen"], 0)))
+
+
+def _plainly_valid(data) -> bool:
+    """The common case of the schema, checked quickly (jsonschema takes milliseconds per state):
+    True only if ``schemas/state.schema.json`` accepts ``data``; False sends it to the full
+    validation, which explains what is wrong (tests hold the two to the same answer)."""
+    if type(data) is not dict or not _KEYS <= set(data) <= _KEYS | _OPTIONAL or "chance" in data:
+        return False
+    reason, narrative = data.get("end_reason"), data.get("narrative", [])
+    if reason is not None and (type(reason) is not str or len(reason) > 100000):
+        return False
+    if type(narrative) is not list or len(narrative) > 100000 or not all(_plain_entry(e) for e in narrative):
+        return False
+    zones, known, stack, cells = data["zones"], data["known"], data["stack"], data["cells"]
+    return (data["format"] == 1 and type(data["format"]) is int and type(data["game"]) is str
+            and len(data["game"]) <= 1000 and type(data["players"]) is int and 1 <= data["players"] <= 64
+            and type(data["params"]) is dict and type(zones) is list and len(zones) <= 100000
+            and all(type(z) is list and len(z) <= 100000 and _ints(z) for z in zones)
+            and type(cells) is dict and all(type(v) is int for v in cells.values())
+            and all(type(k) is str and k.isdigit() and k.isascii() and len(k) <= 9 and (k == "0" or k[0] != "0")
+                    for k in cells)
+            and type(known) is list and len(known) <= 100000 and _ints(known, 0)
+            and type(data["marks"]) is dict
+            and all(type(v) is list and len(v) <= 100000 for v in data["marks"].values())
+            and type(data["vars"]) is dict and type(data["pvars"]) is dict
+            and all(type(v) is list and len(v) <= 64 for v in data["pvars"].values())
+            and type(data["rng"]) is int and 0 <= data["rng"] < 2 ** 64
+            and type(stack) is list and len(stack) <= 200
+            and all(type(f) is list and len(f) == 3 and _ints(f[:2], 0) and type(f[2]) is dict for f in stack)
+            and (data["decider"] is None or type(data["decider"]) is int and data["decider"] >= 0)
+            and type(data["over"]) is bool and type(data["moves"]) is int and 0 <= data["moves"] <= INT_MAX)
+
+
 def state_from_data(game, data, depth: int = 0) -> State:
     """A State of ``game`` from saved data (the dict or JSON text of ``State.to_json()``); ``depth``
     counts the states nested in a pending chance node."""
     data = parse_json(data)
-    error = best_match(_validator().iter_errors(data))
+    error = None if _plainly_valid(data) else best_match(_validator().iter_errors(data))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         raise SavedStateError(f"the saved state's field {where.lstrip('.') or '(top level)'} is wrong: "

@@ -231,3 +231,24 @@ def test_a_short_fuzz_finds_no_traceback():
     outcomes = fuzz(rulesets=80, states=30, seed=11, report=failures.append)
     assert not failures, failures[0]
     assert sum(n for key, n in outcomes.items() if key.endswith(" clean")) > 50, outcomes
+
+
+def test_the_quick_state_check_agrees_with_the_schema():
+    """saved_state checks the common case of schemas/state.schema.json by hand, for speed: it may
+    send a valid state to the full validation, but must never pass one the schema refuses."""
+    import sys
+
+    from interpreter.saved_state import _plainly_valid, _validator
+
+    sys.path.insert(0, str(TESTS.parent / "benchmarks"))
+    from fuzz import tamper
+
+    rng = random.Random(5)
+    for name in ("gangster", "mafiadollar", "pferderennen-mafia", "la-famiglia"):
+        game = load_game(name)
+        for seed in range(3):
+            data = json.loads(played(game, seed, rng.randrange(60)).to_json())
+            assert _plainly_valid(data) and _validator().is_valid(data)
+            for _ in range(40):
+                changed = tamper(json.loads(json.dumps(data)), rng)
+                assert not _plainly_valid(changed) or _validator().is_valid(changed), changed
