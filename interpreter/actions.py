@@ -90,7 +90,7 @@ def frozen(value):
     return tuple(frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
-def _equivalence(s):
+def equivalence(s):
     """The key under which components are interchangeable in this state, as a function of the
     component: its name, zone, cell (on a grid) and marks are the same."""
     game = s.game
@@ -113,7 +113,10 @@ def legal_actions_at(s, env, spec, player) -> list:
     batch = ActionBatch(game, s)
     out = batch.actions
     local = dict(env)
-    key_of = _equivalence(s)
+    if spec.enumerate is not None:
+        spec.enumerate(s, local, out, batch)
+        return out
+    key_of = equivalence(s)
     for option in spec.options:
         if option.context:
             batch.context[option.index] = {field: field_text(s, value, local, type_, player)

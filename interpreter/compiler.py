@@ -15,6 +15,8 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
+from .codegen import CodeGen
+from .codegen_actions import enumerator
 from .comprehensions import COMPARE, all_of, compile_comprehension
 from .limits import INT_MAX, INT_MIN, checked_list, checked_repeat, checked_value, number_too_large
 
@@ -92,7 +94,7 @@ class OptionSpec:
 
 
 class ChoiceSpec:
-    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts")
+    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate")
 
     def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
         self.player = player
@@ -102,6 +104,7 @@ class ChoiceSpec:
         self.end = None
         self.position = position
         self.prompt_parts = prompt_parts  # (literal, compiled field or None, the field's type name)
+        self.enumerate = None  # generated enumeration of the legal actions (interpreter.codegen_actions)
 
 
 class Proc:
@@ -143,7 +146,7 @@ def component_content(type_) -> str | None:
 
 
 class Compiler:
-    def __init__(self, ruleset: ir.Ruleset, game):
+    def __init__(self, ruleset: ir.Ruleset, game, codegen: bool = True):
         self.rs = ruleset
         self.game = game
         self.types = ruleset.types
@@ -154,13 +157,35 @@ class Compiler:
         self.procs: list = []
         self.proc_index: dict = {}
         self.iterations = None  # the iteration count of the comprehension being compiled (see comprehensions)
+        self.codegen = CodeGen(self) if codegen else None
+
+    def finish(self) -> None:
+        """Compile the generated code still pending."""
+        if self.codegen is not None:
+            self.codegen.flush()
 
     # ---- expressions ---------------------------------------------------------------------------
     def expr(self, node):
+        """``f(state, env)`` computing the expression: generated code where the generator handles
+        it, else a closure."""
+        if self.codegen is not None:
+            generated = self.codegen.expression_function(node)
+            if generated is not None:
+                return generated
+        return self.closure(node)
+
+    def closure(self, node):
         return getattr(self, "_x_" + type(node).__name__.lower())(node)
 
     def as_list(self, node):
         """Compile a collection-valued expression so that it yields a Python list."""
+        if self.codegen is not None:
+            generated = self.codegen.expression_function(node, as_list=True)
+            if generated is not None:
+                return generated
+        return self.closure_as_list(node)
+
+    def closure_as_list(self, node):
         if self.types.get(node) != ZONE:
             return self.expr(node)
         if isinstance(node, ast.Attr) and self.symbols[node][0] == "pzone":
@@ -310,7 +335,7 @@ class Compiler:
             base = game.family_base[name]
             return lambda s, e: base + obj(s, e)
         if kind == "kzone":
-            zone_of = self._attached_zones(name)
+            zone_of = self.attached_zones(name)
             key = self.local_key(node.obj)
 
             def attached(s, e):
@@ -334,7 +359,7 @@ class Compiler:
             return lambda s, e: table[obj(s, e)]
         raise AssertionError(kind)
 
-    def _attached_zones(self, name) -> list:
+    def attached_zones(self, name) -> list:
         """Per component, its zone of the per-component family ``name`` (None if it has none)."""
         game = self.game
         base, holder = game.family_base[name], self.rs.zones[name].per_kind
@@ -499,6 +524,14 @@ class Compiler:
         code.append((EXEC, self.simple(stmt.node), stmt.position))
 
     def simple(self, node):
+        if self.codegen is not None:
+            if isinstance(node, ast.Let):
+                self.proc.declare(node.name, self.types.get(node.value))
+            elif isinstance(node, ast.Assign) and self.symbols[node.target][0] == "local":
+                self.proc.declare(self.symbols[node.target][1], self.types.get(node.value))
+            generated = self.codegen.statement_function(node)
+            if generated is not None:
+                return generated
         if isinstance(node, ast.Let):
             name, value = node.name, self.expr(node.value)
             self.proc.declare(name, self.types.get(node.value))
@@ -661,15 +694,21 @@ class Compiler:
         for pc, position in breaks:
             code[pc] = (JUMP, len(code), position)
 
-    def _staged_checks(self, require, names) -> tuple:
-        """Split ``require`` at its 'and's and check each part as soon as the parameters it uses
-        are bound, so a failing part prunes the enumeration early."""
+    @staticmethod
+    def stages(option) -> list:
+        """Split an option's ``require`` at its 'and's: the parts to check as soon as the
+        parameters they use are bound (a failing part prunes the enumeration early); stage 0
+        before any parameter is bound, stage i + 1 after parameter i."""
+        names = [name for name, _ in option.params]
         stages = [[] for _ in range(len(names) + 1)]
-        for part in _conjuncts(require):
+        for part in _conjuncts(option.require):
             used = _names_in(part)
             level = max((i + 1 for i, name in enumerate(names) if name in used), default=0)
-            stages[level].append(self.expr(part))
-        return tuple(all_of(parts) for parts in stages)
+            stages[level].append(part)
+        return stages
+
+    def _staged_checks(self, option) -> tuple:
+        return tuple(all_of([self.expr(part) for part in parts]) for parts in self.stages(option))
 
     def _s_choose(self, code, stmt, loops):
         options = []
@@ -680,7 +719,7 @@ class Compiler:
                 self.proc.declare(name, element_type(self.types.get(domain, ANY)))
             param_kinds = tuple((element_type(self.types[d]) or ZONE).name for _, d in option.params)
             compiled = OptionSpec(i, option.name, option.text, names, domains, param_kinds,
-                                  self._staged_checks(option.require, names), option.position)
+                                  self._staged_checks(option), option.position)
             compiled.decline = option.decline
             compiled.public = option.public
             compiled.context = tuple((field, self.expr(node), self.types.get(node, ANY))
@@ -691,6 +730,8 @@ class Compiler:
                              for literal, node in stmt.prompt_parts)
         spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position,
                           prompt_parts)
+        if self.codegen is not None:
+            spec.enumerate = enumerator(self.codegen, stmt.options, options, self.stages)
         code.append((CHOOSE, spec, stmt.position))
         exits = []
         for option, compiled in zip(stmt.options, options):

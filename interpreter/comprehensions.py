@@ -157,7 +157,7 @@ def _compile(compiler, node, source, counter):
     number of its items to the count, in line where it reads its source (a call would cost more)."""
     var = node.var
     filtering = node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == var
-    mask = _printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None
+    mask = printed_mask(compiler, node.cond, var) if filtering and node.cond is not None else None
     if mask is not None:
         if counter is not None:
             return lambda s, e: [x for x in _counted(source(s, e), counter) if mask[x]]
@@ -200,7 +200,7 @@ def _scoped(reduce, s, e, var, items, cond, elem):
             e[var] = saved
 
 
-def _printed_mask(compiler, cond, var):
+def printed_mask(compiler, cond, var):
     """For a filter that reads only printed attributes of its element (and constants), the
     answer for every component, computed once: ``mask[c]``.  None if it reads anything else."""
     if compiler.types.get(cond) != BOOL or not reads_only_printed(cond, var, compiler.symbols):

@@ -99,8 +99,11 @@ def _check_arguments(params, players) -> None:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, path=None):
+    def __init__(self, ruleset: Ruleset, path=None, codegen: bool = True):
+        """``codegen=False`` compiles with the closure compiler alone: the reference the tests
+        compare the generated code with."""
         self.ruleset = ruleset
+        self._codegen = codegen
         self.path = str(path) if path else ruleset.file
         self.name = ruleset.name
         self.num_players = ruleset.players
@@ -251,7 +254,7 @@ class Game:
     # ---- compilation -------------------------------------------------------------------------
     def _compile(self):
         rs = self.ruleset
-        compiler = Compiler(rs, self)
+        compiler = Compiler(rs, self, codegen=self._codegen)
         self.setup_proc = compiler.procedure("setup", [], rs.setup, None)
         self.flow_proc = compiler.procedure("flow", [], rs.flow, None)
         per_zone = [None] * len(self.zone_names)
@@ -270,6 +273,7 @@ class Game:
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
         self.zone_holds = self._zone_conditions(compiler)
+        compiler.finish()
 
     def _zone_conditions(self, compiler) -> list:
         """Per zone, which components it may hold (``mask[c]``), or None if it holds any."""

@@ -123,14 +123,16 @@ def read_cases() -> list:
 CASES = read_cases()
 
 
-def evaluate(ctx: Context, text):
+def evaluate(ctx: Context, text, codegen=True):
     """Check, compile and run ``let result = <text>`` in a copy of the context's state; returns
-    (value, static type).  Errors of any stage propagate as RulebookErrors."""
+    (value, static type).  Errors of any stage propagate as RulebookErrors.  ``codegen=False``
+    compiles with the closure compiler alone (the reference the generated code is compared with)."""
     base = Position(EXPRESSION_FILE, 1, 1)
     node = parse_expression(text, base)
     type_ = ExprChecker(ctx.ruleset, FUNCTIONS, EFFECTS).check(node, Scope())
-    compiler = Compiler(ctx.ruleset, ctx.game)
+    compiler = Compiler(ctx.ruleset, ctx.game, codegen=codegen)
     index = compiler.procedure("conformance case", [], [ir.Exec(base, ast.Let(base, RESULT, node))], base)
+    compiler.finish()
     game = copy.copy(ctx.game)  # the context's game plus one procedure: the case
     game.procs = list(ctx.game.procs) + [compiler.procs[index]]
     game.codes = list(ctx.game.codes) + [compiler.procs[index].code]
@@ -155,15 +157,17 @@ def plain(value, type_, game):
     return value
 
 
+@pytest.mark.parametrize("codegen", [True, False], ids=["generated", "closures"])
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_conformance(case: ConformanceCase):
+def test_conformance(case: ConformanceCase, codegen):
+    """Every case, with the generated code and with the closure compiler alone."""
     spec = case.spec
     assert ("result" in spec) != ("error" in spec), f"{case.id}: give either result or error"
     ctx = context(case.context_key)
     if "error" in spec:
         want = spec["error"]
         with pytest.raises(RulebookError) as info:
-            evaluate(ctx, case.expression)
+            evaluate(ctx, case.expression, codegen)
         error = info.value
         assert error.stage == want["stage"], f"{case.id}: {error}"
         assert want["message"] in error.message, f"{case.id}: {error}"
@@ -173,7 +177,7 @@ def test_conformance(case: ConformanceCase):
             assert error.position is not None and error.position.file == EXPRESSION_FILE, f"{case.id}: {error}"
             assert (error.position.line, error.position.column) == (1, want["column"]), f"{case.id}: {error}"
         return
-    value, type_ = evaluate(ctx, case.expression)
+    value, type_ = evaluate(ctx, case.expression, codegen)
     assert plain(value, type_, ctx.game) == spec["result"], f"{case.id}: got {value!r} of type {type_}"
     if "type" in spec:
         assert str(type_) == spec["type"], f"{case.id}: static type {type_}"
@@ -187,7 +191,7 @@ def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
     """Every comprehension case gives the same result evaluated element by element, without the
     compiler's selections (interpreter/comprehensions.py)."""
     monkeypatch.setattr(comprehensions, "_selecting", lambda *args: None)
-    value, type_ = evaluate(context(case.context_key), case.expression)
+    value, type_ = evaluate(context(case.context_key), case.expression, codegen=False)
     assert plain(value, type_, context(case.context_key).game) == case.spec["result"], case.id
 
 
@@ -210,7 +214,7 @@ def test_selections_are_compiled_where_they_apply(text, selects, monkeypatch):
         made.append(real(*args))
         return made[-1]
     monkeypatch.setattr(comprehensions, "_selecting", recording)
-    evaluate(context((CONTEXT, False, None, "{}")), text)
+    evaluate(context((CONTEXT, False, None, "{}")), text, codegen=False)
     assert (made[0] is not None) == selects
 
 

@@ -1,0 +1,133 @@
+"""Generated enumeration of a decision's legal actions: one Python function per decision.
+
+The function does what :func:`interpreter.actions.legal_actions_at` does option by option, with
+the options' parameters as Python locals and their domains and staged ``require`` parts as
+generated code: nested loops, one per parameter; at each loop, a value interchangeable with one
+already tried is skipped (components by their interchangeability key, other values by
+themselves); each part of ``require`` is tested as soon as the parameters it reads are bound.
+
+A condition an option's ``require`` begins with and that a later option of the same decision
+also tests (``not board_full()`` before every kind of placement) is computed once: expressions
+have no side effects, and nothing changes the state while actions are enumerated.
+"""
+from __future__ import annotations
+
+import ast as py
+
+from dsl.unparse import unparse
+
+from .codegen import E, Scope, Unsupported, _call, _const, _load, _store
+from .actions import Action, equivalence, frozen
+
+
+def _assign(name, value):
+    return py.Assign(targets=[_store(name)], value=value)
+
+
+def _if(test, body, orelse=()):
+    return py.If(test=test, body=list(body), orelse=list(orelse))
+
+
+def _not(test):
+    return py.UnaryOp(op=py.Not(), operand=test)
+
+
+def enumerator(gen, ir_options, compiled, stages_of):
+    """``stages_of(option)`` splits an option's ``require`` into the parts to test before any
+    parameter is bound and after each.  Returns a generated ``f(s, e, out, batch)`` appending every legal action of a decision to
+    ``out``; None where the generator cannot handle a domain or condition."""
+    namespace_action = gen.value(Action)
+    frozen_name = gen.value(frozen)
+    body = []
+    cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
+    outer = gen.begin()
+    try:
+        for option, spec in zip(ir_options, compiled):
+            body.extend(_option(gen, option, spec, namespace_action, frozen_name, cached, stages_of(option)))
+    except Unsupported:
+        gen.scopes, gen.hoisted = outer
+        return None
+    body = [_assign("key_of", _const(None))] + gen.end(outer, body)
+    body.append(py.Return(value=_const(None)))
+    return gen.function(["s", "e", "out", "batch"], body)
+
+
+def _option(gen, option, spec, action_class, frozen_name, cached, stages) -> list:
+    opt = gen.value(spec)
+    names = [name for name, _ in option.params]
+    if spec.decline:
+        append = _append(action_class, opt, [])
+        return [_if(_load("out"), [append])]
+    first = _stage_test(gen, stages[0], cached, remember=True)
+    pvars = [gen.fresh("p") for _ in names]
+    inner = _level(gen, option, spec, 0, names, pvars, stages, action_class, opt, frozen_name)
+    if first is None:
+        return inner
+    return [_if(first, inner)]
+
+
+def _stage_test(gen, parts, cached, remember=False):
+    """The test of one stage of ``require``: its parts joined with 'and'.  At stage 0 a part
+    some earlier option began with is read from where it was kept; the first part of this
+    option's stage 0 is kept for later options."""
+    if not parts:
+        return None
+    tests = []
+    for k, part in enumerate(parts):
+        key = unparse(part) if remember else None
+        if key is not None and key in cached:
+            tests.append(_load(cached[key]))
+        elif key is not None and k == 0:
+            name = gen.fresh("c")
+            cached[key] = name
+            tests.append(py.NamedExpr(target=_store(name), value=gen.expr(part)))
+        else:
+            tests.append(gen.expr(part))
+    return tests[0] if len(tests) == 1 else py.BoolOp(op=py.And(), values=tests)
+
+
+def _append(action_class, opt, values):
+    value = py.Tuple(elts=values, ctx=py.Load())
+    return py.Expr(value=_call(_attr_load("out", "append"), [_call(action_class, [opt, value, _load("batch")])]))
+
+
+def _attr_load(name, attr):
+    return py.Attribute(value=_load(name), attr=attr, ctx=py.Load())
+
+
+def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen_name) -> list:
+    """The loop binding parameter ``i`` and, inside it, the deeper ones."""
+    if i == len(names):
+        return [_append(action_class, opt, [_load(p) for p in pvars])]
+    domain_node = option.params[i][1]
+    items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
+    domain = gen.list_expr(domain_node)
+    last = i == len(names) - 1
+    gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
+    try:
+        check = _stage_test(gen, stages[i + 1], {})
+        inner = _level(gen, option, spec, i + 1, names, pvars, stages, action_class, opt, frozen_name)
+    finally:
+        gen.scopes.pop()
+    lazy = []
+    if spec.component_params[i]:
+        key_value = _call(_load("key_of"), [_load(var)])
+        lazy = [_if(py.Compare(left=_load("key_of"), ops=[py.Is()], comparators=[_const(None)]),
+                    [_assign("key_of", _call(gen.value(equivalence), [_load("s")]))])]
+    else:
+        is_list = _call(_load("isinstance"), [_load(var), _load("list")])
+        key_value = py.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
+    skip = lazy + [_assign(key, key_value),
+            _if(py.Compare(left=_load(key), ops=[py.In()], comparators=[_load(tried)]), [py.Continue()]),
+            py.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
+    loop = [_if(py.Compare(left=_load(tried), ops=[py.IsNot()], comparators=[_const(None)]), skip)]
+    if check is not None or not last:
+        loop.append(py.Assign(targets=[py.Subscript(value=E, slice=_const(names[i]), ctx=py.Store())],
+                              value=_load(var)))
+    if check is not None:
+        loop.append(_if(_not(check), [py.Continue()]))
+    loop.extend(inner)
+    many = py.Compare(left=_call(_load("len"), [_load(items)]), ops=[py.Gt()], comparators=[_const(1)])
+    return [_assign(items, domain),
+            _assign(tried, py.IfExp(test=many, body=_call(_load("set"), []), orelse=_const(None))),
+            py.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
