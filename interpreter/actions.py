@@ -112,10 +112,10 @@ def legal_actions_at(s, env, spec, player) -> list:
     game = s.game
     batch = ActionBatch(game, s)
     out = batch.actions
-    local = dict(env)
     if spec.enumerate is not None:
-        spec.enumerate(s, local, out, batch)
+        spec.enumerate(s, env, out, batch)
         return out
+    local = dict(env)
     key_of = equivalence(s)
     for option in spec.options:
         if option.context:

@@ -31,7 +31,7 @@ _CMPOPS = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">
            "in": py.In, "not in": py.NotIn}
 _SCALARS = (int, str, bool, float, type(None))
 _PY_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "min": min, "max": max, "set": set,
-                "isinstance": isinstance, "list": list}
+                "isinstance": isinstance, "list": list, "dict": dict}
 
 
 class Unsupported(Exception):
@@ -92,6 +92,8 @@ class CodeGen:
         self._counter = 0
         self.scopes: list = []
         self.hoisted: dict = {}  # what the function being generated reads once at its start
+        self.fallbacks = 0  # closures called from generated code so far
+        self.env_writes: list = []  # (statements, statement) writing an option's parameter to e
         self._pending: list = []  # FunctionDefs not compiled yet
         self._stubs: list = []  # the functions handed out, by number
         self.namespace["_flush"] = self.flush
@@ -250,6 +252,7 @@ class CodeGen:
             raise Unsupported(type(node).__name__)
         compiler = self.compiler
         closure = compiler.closure_as_list(node) if as_list else compiler.closure(node)
+        self.fallbacks += 1
         return _call(self.value(closure), [S, E])
 
     # ---- expressions ---------------------------------------------------------------------------
@@ -322,7 +325,15 @@ class CodeGen:
         return self.fallback(node)
 
     def _x_index(self, node):
-        return _sub(self.list_expr(node.obj), self.expr(node.index))
+        return _sub(self.read_only_list(node.obj), self.expr(node.index))
+
+    def read_only_list(self, node):
+        """A list that is only read (indexed, searched): a list of constants becomes one tuple
+        constant instead of a new list each time."""
+        items = self.list_expr(node)
+        if isinstance(items, py.List) and all(isinstance(i, py.Constant) for i in items.elts):
+            return _const(tuple(i.value for i in items.elts))
+        return items
 
     def _x_listlit(self, node):
         return py.List(elts=[self.expr(i) for i in node.items], ctx=py.Load())
@@ -339,15 +350,28 @@ class CodeGen:
                 op = py.NotEq() if node.op == "not in" else py.Eq()
                 return py.Compare(left=_sub(self.state_table("loc"), left), ops=[op],
                                   comparators=[self.expr(node.right)])
-            return py.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.list_expr(node.right)])
+            right = self.read_only_list(node.right)
+            return py.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right])
         return py.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)])
 
     def _x_boolop(self, node):
-        parts = _flattened(node, node.op)
-        return py.BoolOp(op=py.And() if node.op == "and" else py.Or(), values=[self.expr(p) for p in parts])
+        """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
+        x`` is ``false``), which gives the same value."""
+        values = [self.expr(p) for p in _flattened(node, node.op)]
+        stop = node.op == "or"  # the truth value that ends the chain
+        while len(values) > 1 and isinstance(values[0], py.Constant):
+            if bool(values[0].value) == stop:
+                return values[0]
+            values.pop(0)
+        if len(values) == 1:
+            return values[0]
+        return py.BoolOp(op=py.Or() if stop else py.And(), values=values)
 
     def _x_not(self, node):
-        return py.UnaryOp(op=py.Not(), operand=self.expr(node.operand))
+        operand = self.expr(node.operand)
+        if isinstance(operand, py.Constant):
+            return _const(not operand.value)
+        return py.UnaryOp(op=py.Not(), operand=operand)
 
     def _x_neg(self, node):
         return py.UnaryOp(op=py.USub(), operand=self.expr(node.operand))

@@ -16,8 +16,8 @@ import ast as py
 
 from dsl.unparse import unparse
 
-from .codegen import E, Scope, Unsupported, _call, _const, _load, _store
-from .actions import Action, equivalence, frozen
+from .codegen import E, Scope, Unsupported, _call, _const, _load, _store, _sub
+from .actions import Action, frozen
 
 
 def _assign(name, value):
@@ -41,13 +41,20 @@ def enumerator(gen, ir_options, compiled, stages_of):
     body = []
     cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
     outer = gen.begin()
+    fallbacks, gen.env_writes = gen.fallbacks, []
     try:
         for option, spec in zip(ir_options, compiled):
             body.extend(_option(gen, option, spec, namespace_action, frozen_name, cached, stages_of(option)))
     except Unsupported:
         gen.scopes, gen.hoisted = outer
         return None
-    body = [_assign("key_of", _const(None))] + gen.end(outer, body)
+    if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
+        for statements, write in gen.env_writes:
+            statements.remove(write)
+        copy = []
+    else:  # on a copy of the locals, as the closures of legal_actions_at do
+        copy = [_assign("e", _call(_load("dict"), [E]))]
+    body = copy + gen.end(outer, body)
     body.append(py.Return(value=_const(None)))
     return gen.function(["s", "e", "out", "batch"], body)
 
@@ -95,6 +102,19 @@ def _attr_load(name, attr):
     return py.Attribute(value=_load(name), attr=attr, ctx=py.Load())
 
 
+def _interchangeable(gen, value):
+    """The key under which components are interchangeable (see ``actions.equivalence``): name,
+    zone, cell on a grid, and marks; none for none."""
+    game = gen.game
+    columns = [gen.value(game.name_index), gen.state_table("loc")]
+    if game.has_grids:
+        columns.append(gen.state_table("cell_of"))
+    columns += [gen.state_table("marks", name) for name in game.mark_names]
+    key = py.Tuple(elts=[_sub(column, value) for column in columns], ctx=py.Load())
+    return py.IfExp(test=py.Compare(left=value, ops=[py.IsNot()], comparators=[_const(None)]), body=key,
+                    orelse=_const(None))
+
+
 def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen_name) -> list:
     """The loop binding parameter ``i`` and, inside it, the deeper ones."""
     if i == len(names):
@@ -109,21 +129,19 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         inner = _level(gen, option, spec, i + 1, names, pvars, stages, action_class, opt, frozen_name)
     finally:
         gen.scopes.pop()
-    lazy = []
     if spec.component_params[i]:
-        key_value = _call(_load("key_of"), [_load(var)])
-        lazy = [_if(py.Compare(left=_load("key_of"), ops=[py.Is()], comparators=[_const(None)]),
-                    [_assign("key_of", _call(gen.value(equivalence), [_load("s")]))])]
+        key_value = _interchangeable(gen, _load(var))
     else:
         is_list = _call(_load("isinstance"), [_load(var), _load("list")])
         key_value = py.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
-    skip = lazy + [_assign(key, key_value),
+    skip = [_assign(key, key_value),
             _if(py.Compare(left=_load(key), ops=[py.In()], comparators=[_load(tried)]), [py.Continue()]),
             py.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
     loop = [_if(py.Compare(left=_load(tried), ops=[py.IsNot()], comparators=[_const(None)]), skip)]
-    if check is not None or not last:
-        loop.append(py.Assign(targets=[py.Subscript(value=E, slice=_const(names[i]), ctx=py.Store())],
-                              value=_load(var)))
+    if check is not None or not last:  # for closures that read it from e (removed if there are none)
+        write = py.Assign(targets=[py.Subscript(value=E, slice=_const(names[i]), ctx=py.Store())], value=_load(var))
+        loop.append(write)
+        gen.env_writes.append((loop, write))
     if check is not None:
         loop.append(_if(_not(check), [py.Continue()]))
     loop.extend(inner)

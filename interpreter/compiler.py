@@ -17,6 +17,7 @@ from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
 from .codegen import CodeGen
 from .codegen_actions import enumerator
+from .codegen_blocks import Sources, fuse
 from .comprehensions import COMPARE, all_of, compile_comprehension
 from .limits import INT_MAX, INT_MIN, checked_list, checked_repeat, checked_value, number_too_large
 
@@ -118,6 +119,7 @@ class Proc:
         self.position = position
         self.holding: set = set()
         self.untyped: set = set()
+        self.sources = Sources()  # the statements behind the instructions, for generated blocks
         self._typed: set = set()
 
     def declare(self, name, type_) -> None:
@@ -513,6 +515,8 @@ class Compiler:
         try:
             self.block(proc.code, body, [])
             proc.code.append((RET, proc.position))
+            if self.codegen is not None:
+                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF))
         finally:
             self.proc = outer
 
@@ -521,6 +525,7 @@ class Compiler:
             getattr(self, "_s_" + type(stmt).__name__.lower())(code, stmt, loops)
 
     def _s_exec(self, code, stmt, loops):
+        self.proc.sources.statements[len(code)] = stmt.node
         code.append((EXEC, self.simple(stmt.node), stmt.position))
 
     def simple(self, node):
@@ -618,8 +623,10 @@ class Compiler:
             code[jump] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
             self.block(code, stmt.otherwise, loops)
             code[skip] = (JUMP, len(code), stmt.position)
+            self.proc.sources.ifs[jump] = (stmt.cond, skip)
         else:
             code[jump] = (JUMPF, self.expr(stmt.cond), len(code), stmt.position)
+            self.proc.sources.ifs[jump] = (stmt.cond, None)
 
     def _s_while(self, code, stmt, loops):
         cond = self.expr(stmt.cond)

@@ -11,6 +11,7 @@ from dsl.errors import RulebookError, RulesRuntimeError
 from dsl.resolver import RETURNED
 
 from .actions import legal_actions_at
+from .codegen_blocks import EXECN, where
 from .compiler import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
 
@@ -53,7 +54,10 @@ def execute(s, stack, allow_choose: bool) -> bool:
         if steps > MAX_STEPS:
             raise _runaway(procs, stack)
         try:
-            if op == EXEC:
+            if op == EXECN:  # a generated block of statements
+                frame[1] = ins[3]
+                ins[1](s, frame[2])
+            elif op == EXEC:
                 frame[1] = pc + 1
                 ins[1](s, frame[2])
             elif op == JUMPF:
@@ -94,9 +98,9 @@ def execute(s, stack, allow_choose: bool) -> bool:
         except GameOver:
             raise
         except RulebookError as exc:
-            raise exc.located(ins[-1])
+            raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
         except Exception as exc:  # a ruleset's expression failed: report it at its statement
-            raise _located(exc, ins) from None
+            raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
     return True
 
 

@@ -71,3 +71,23 @@ def test_generated_code_plays_like_the_closures_long(path, players):
     generated, reference = _pair(path, players)
     for seed in range(1000, 1000 + 2000 // len(player_counts(path))):
         _same_game(generated, reference, seed, check_texts=False)
+
+
+@pytest.mark.parametrize("failing", ["active.score += card.value // 0", "active.score += top(table).value // 0"])
+def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing):
+    """Statements run as one generated block still fail at their own line and column."""
+    from conftest import MINIMAL
+    from interpreter import RulebookError, load_game
+    text = MINIMAL.read_text(encoding="utf-8")
+    text = text.replace("                - active.score += card.value\n",
+                        "                - active.score += card.value\n                - " + failing + "\n", 1)
+    path = tmp_path / "fails.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("                - " + failing) + 1
+    game = load_game(path)
+    from interpreter.codegen_blocks import EXECN
+    assert any(ins[0] == EXECN for code in game.codes for ins in code), "a block is generated"
+    state = game.new_initial_state(0)
+    with pytest.raises(RulebookError) as info:
+        state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+    assert info.value.position.line == line and "division by zero" in info.value.message
