@@ -74,30 +74,36 @@ class State:
                 j = self.chance.next(i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
             return
-        z = self.rng  # the steps of random_below, with the generator's state in a local
+        z = self.rng  # the steps of random_below and _mixed, inline, with the generator's state in a local
         for i in range(len(cards) - 1, 0, -1):
             z = (z + GOLDEN_GAMMA) & MASK64
-            j = _mixed(z) % (i + 1)
+            x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+            j = (x ^ (x >> 31)) % (i + 1)
             cards[i], cards[j] = cards[j], cards[i]
         self.rng = z
 
     # ---- changes used by effects -----------------------------------------------------------------
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
+        game = self.game
         src = self.loc[c]
-        if self.game.zone_host[dest] is not None:
+        if game.zone_host[dest] is not None:
             self._check_not_inside_itself(c, dest)
-        holds = self.game.zone_holds[dest]
+        holds = game.zone_holds[dest]
         if holds is not None and not holds[c]:
-            raise RulesRuntimeError(f"{self.game.names[c]} cannot go into zone '{self.game.zone_names[dest]}': "
+            raise RulesRuntimeError(f"{game.names[c]} cannot go into zone '{game.zone_names[dest]}': "
                                     "it does not meet the zone's 'holds' condition",
                                     hint="offer only components the zone holds")
-        if self.game.has_grids:
+        if game.has_grids:
             self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
-        game = self.game
+        masks = game.zone_mask
         on_top = bool(cards) and cards[-1] == c
-        seen = game.visible_mask(self, src) | (game.top_mask[src] if on_top else 0)
+        seen = masks[src]
+        if seen is None:
+            seen = game.visible_mask(self, src)
         if on_top:
+            seen |= game.top_mask[src]
             cards.pop()
         else:
             cards.remove(c)
@@ -107,9 +113,12 @@ class State:
         else:
             target.append(c)
         self.loc[c] = dest
-        seen |= game.visible_mask(self, dest) | (game.top_mask[dest] if target[-1] == c else 0)
+        seen_there = masks[dest]
+        if seen_there is None:
+            seen_there = game.visible_mask(self, dest)
+        seen |= seen_there | (game.top_mask[dest] if target[-1] == c else 0)
         self._learn(c, cards, seen)
-        triggers = self.game.zone_triggers
+        triggers = game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
 
