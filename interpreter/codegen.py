@@ -302,6 +302,8 @@ class CodeGen:
             table = self.value(game.attr_tables[name])
             if name in game.partial_attributes:
                 missing = self.value(game.missing_attribute)
+                if _cheap(obj):  # table[c] if table[c] is not None else error: no call on the way
+                    return _checked(_sub(table, obj), _call(self.value(_raise_missing), [missing, obj, _const(name)]))
                 return _call(self.value(_partial_attribute), [table, obj, missing, _const(name)])
             return _sub(table, obj)
         if kind in ("mark", "pvar"):
@@ -311,8 +313,11 @@ class CodeGen:
         if kind == "kzone":
             zone_of = self.compiler.attached_zones(name)
             holder = self.compiler.rs.zones[name].per_kind
-            return _call(self.value(_attached_zone),
-                         [self.value(zone_of), self.expr(node.obj), self.value(game), _const(holder), _const(name)])
+            obj = self.expr(node.obj)
+            args = [self.value(zone_of), obj, self.value(game), _const(holder), _const(name)]
+            if _cheap(obj):
+                return _checked(_sub(self.value(zone_of), obj), _call(self.value(_attached_zone), args))
+            return _call(self.value(_attached_zone), args)
         if kind == "cprop":
             obj = self.expr(node.obj)
             if name == "owner":
@@ -479,6 +484,28 @@ def _flattened(node, op) -> list:
     if isinstance(node, ast.BoolOp) and node.op == op:
         return _flattened(node.left, op) + _flattened(node.right, op)
     return [node]
+
+
+def _cheap(node) -> bool:
+    """Whether an ast is cheap to evaluate twice: a name, a constant, or ``e['x']``."""
+    return isinstance(node, (py.Name, py.Constant)) or (
+        isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and isinstance(node.slice, py.Constant))
+
+
+def _checked(read, otherwise):
+    """``read if read is not None else otherwise`` (``read`` is evaluated twice: it must be cheap)."""
+    return py.IfExp(test=py.Compare(left=read, ops=[py.IsNot()], comparators=[_const(None)]),
+                    body=_copy(read), orelse=otherwise)
+
+
+def _copy(node):
+    return py.Subscript(value=_copy(node.value), slice=_copy(node.slice), ctx=py.Load()) \
+        if isinstance(node, py.Subscript) else (py.Name(id=node.id, ctx=py.Load()) if isinstance(node, py.Name)
+                                                 else py.Constant(value=node.value))
+
+
+def _raise_missing(missing, c, name):
+    raise missing(c, name)
 
 
 def _partial_attribute(table, c, missing, name):
