@@ -17,6 +17,7 @@ virtual machine names the rule's position as before.
 from __future__ import annotations
 
 import ast as py
+import functools
 import types
 
 from dsl import ast
@@ -34,36 +35,52 @@ _PY_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "min": min, "max
                 "isinstance": isinstance, "list": list, "dict": dict}
 
 
+class _Located:
+    """The ``ast`` node classes, made with a location (line 1 unless a block numbers its lines),
+    so that nothing has to walk the trees to fill locations in before compiling."""
+
+    _where = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+
+    def __getattr__(self, name):
+        cls = getattr(py, name)
+        made = functools.partial(cls, **self._where) if "lineno" in cls._attributes else cls
+        self.__dict__[name] = made
+        return made
+
+
+N = _Located()
+
+
 class Unsupported(Exception):
     """This node cannot be generated here; the caller falls back to the closure compiler."""
 
 
 def _load(name):
-    return py.Name(id=name, ctx=py.Load())
+    return N.Name(id=name, ctx=N.Load())
 
 
 def _store(name):
-    return py.Name(id=name, ctx=py.Store())
+    return N.Name(id=name, ctx=N.Store())
 
 
 def _sub(value, key):
-    return py.Subscript(value=value, slice=key, ctx=py.Load())
+    return N.Subscript(value=value, slice=key, ctx=N.Load())
 
 
 def _attr(value, name):
-    return py.Attribute(value=value, attr=name, ctx=py.Load())
+    return N.Attribute(value=value, attr=name, ctx=N.Load())
 
 
 def _sub_store(value, key):
-    return py.Subscript(value=value, slice=key, ctx=py.Store())
+    return N.Subscript(value=value, slice=key, ctx=N.Store())
 
 
 def _call(func, args):
-    return py.Call(func=func, args=list(args), keywords=[])
+    return N.Call(func=func, args=list(args), keywords=[])
 
 
 def _const(value):
-    return py.Constant(value=value)
+    return N.Constant(value=value)
 
 
 S, E = _load("s"), _load("e")
@@ -119,9 +136,9 @@ class CodeGen:
         in one module, when the game is compiled (``flush``) or when one is first called; until
         then each is a stub whose code is replaced by its own."""
         name = f"_g{len(self._stubs)}"
-        arguments = py.arguments(posonlyargs=[], args=[py.arg(arg=a) for a in args], vararg=None,
+        arguments = py.arguments(posonlyargs=[], args=[N.arg(arg=a) for a in args], vararg=None,
                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-        self._pending.append(py.FunctionDef(name=name, args=arguments, body=body, decorator_list=[],
+        self._pending.append(N.FunctionDef(name=name, args=arguments, body=body, decorator_list=[],
                                             returns=None, type_comment=None))
         stub = types.FunctionType(_stub_code(len(args), len(self._stubs)), self.namespace, name)
         self._stubs.append(stub)
@@ -131,9 +148,8 @@ class CodeGen:
         """Compile the pending functions in one module and give each stub its code; return the
         function ``index``."""
         if self._pending:
-            module = py.Module(body=self._pending, type_ignores=[])
+            module = N.Module(body=self._pending, type_ignores=[])
             self._pending = []
-            py.fix_missing_locations(module)
             scope: dict = {}
             exec(compile(module, "<rulebook generated>", "exec"), self.namespace, scope)  # our own ast
             for name, function in scope.items():
@@ -148,7 +164,7 @@ class CodeGen:
 
     def end(self, outer, body) -> list:
         """The body of the function begun, after the reads it hoisted; back to the outer one."""
-        prelude = [py.Assign(targets=[_store(name)], value=read) for name, read in self.hoisted.values()]
+        prelude = [N.Assign(targets=[_store(name)], value=read) for name, read in self.hoisted.values()]
         self.scopes, self.hoisted = outer
         return prelude + body
 
@@ -175,7 +191,7 @@ class CodeGen:
         except Unsupported:
             self.scopes, self.hoisted = outer
             return None
-        body = self.end(outer, [py.Return(value=result)])
+        body = self.end(outer, [N.Return(value=result)])
         if isinstance(result, py.Constant) and not as_list:
             value = result.value
             return lambda s, e: value
@@ -195,14 +211,14 @@ class CodeGen:
     def statement(self, node) -> list:
         compiler = self.compiler
         if isinstance(node, ast.Let):
-            return [py.Assign(targets=[_sub_store(E, _const(node.name))], value=self.expr(node.value))]
+            return [N.Assign(targets=[_sub_store(E, _const(node.name))], value=self.expr(node.value))]
         if isinstance(node, ast.Assign):
             return self.assignment(node)
         call = node.call
         effect = EFFECTS.get(call.func)
         if effect is None or effect.raw:
             raise Unsupported(call.func)
-        return [py.Expr(value=_call(self.value(effect.impl), [S] + self.arguments(effect, call)))]
+        return [N.Expr(value=_call(self.value(effect.impl), [S] + self.arguments(effect, call)))]
 
     def assignment(self, node) -> list:
         """``=``, ``+=``, ``-=``, ``*=``, evaluated in the closure compiler's order: the target's
@@ -218,17 +234,17 @@ class CodeGen:
             prelude = []
         else:
             table_name, key_name = self.fresh("m"), self.fresh("j")
-            prelude = [py.Assign(targets=[_store(table_name)],
+            prelude = [N.Assign(targets=[_store(table_name)],
                                  value=_sub(_attr(S, "marks" if kind == "mark" else "pvars"), _const(name))),
-                       py.Assign(targets=[_store(key_name)], value=self.expr(target.obj))]
+                       N.Assign(targets=[_store(key_name)], value=self.expr(target.obj))]
             table, key = _load(table_name), _load(key_name)
         if node.op == "=":
             if prelude:
-                return prelude + [py.Assign(targets=[_sub_store(table, key)], value=value)]
-            return [py.Assign(targets=[_sub_store(table, key)], value=value)]
+                return prelude + [N.Assign(targets=[_sub_store(table, key)], value=value)]
+            return [N.Assign(targets=[_sub_store(table, key)], value=value)]
         op = {"+=": py.Add, "-=": py.Sub, "*=": py.Mult}[node.op]()
-        updated = py.BinOp(left=_sub(table, key), op=op, right=value)  # a new list, as operator.add
-        return prelude + [py.Assign(targets=[_sub_store(table, key)], value=updated)]
+        updated = N.BinOp(left=_sub(table, key), op=op, right=value)  # a new list, as operator.add
+        return prelude + [N.Assign(targets=[_sub_store(table, key)], value=updated)]
 
     # ---- names -------------------------------------------------------------------------------------
     def lookup(self, name):
@@ -309,7 +325,7 @@ class CodeGen:
         if kind in ("mark", "pvar"):
             return _sub(self.state_table("marks" if kind == "mark" else "pvars", name), self.expr(node.obj))
         if kind == "pzone":
-            return py.BinOp(left=_const(game.family_base[name]), op=py.Add(), right=self.expr(node.obj))
+            return N.BinOp(left=_const(game.family_base[name]), op=N.Add(), right=self.expr(node.obj))
         if kind == "kzone":
             zone_of = self.compiler.attached_zones(name)
             holder = self.compiler.rs.zones[name].per_kind
@@ -341,23 +357,23 @@ class CodeGen:
         return items
 
     def _x_listlit(self, node):
-        return py.List(elts=[self.expr(i) for i in node.items], ctx=py.Load())
+        return N.List(elts=[self.expr(i) for i in node.items], ctx=N.Load())
 
     def _x_binop(self, node):
         if self.compiler.types[node].name == "list":
-            return py.BinOp(left=self.list_expr(node.left), op=py.Add(), right=self.list_expr(node.right))
-        return py.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
+            return N.BinOp(left=self.list_expr(node.left), op=N.Add(), right=self.list_expr(node.right))
+        return N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
 
     def _x_compare(self, node):
         left = self.expr(node.left)
         if node.op in ("in", "not in"):
             if self.compiler.types.get(node.right) == ZONE:
-                op = py.NotEq() if node.op == "not in" else py.Eq()
-                return py.Compare(left=_sub(self.state_table("loc"), left), ops=[op],
+                op = N.NotEq() if node.op == "not in" else N.Eq()
+                return N.Compare(left=_sub(self.state_table("loc"), left), ops=[op],
                                   comparators=[self.expr(node.right)])
             right = self.read_only_list(node.right)
-            return py.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right])
-        return py.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)])
+            return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right])
+        return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)])
 
     def _x_boolop(self, node):
         """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
@@ -370,19 +386,19 @@ class CodeGen:
             values.pop(0)
         if len(values) == 1:
             return values[0]
-        return py.BoolOp(op=py.Or() if stop else py.And(), values=values)
+        return N.BoolOp(op=N.Or() if stop else N.And(), values=values)
 
     def _x_not(self, node):
         operand = self.expr(node.operand)
         if isinstance(operand, py.Constant):
             return _const(not operand.value)
-        return py.UnaryOp(op=py.Not(), operand=operand)
+        return N.UnaryOp(op=N.Not(), operand=operand)
 
     def _x_neg(self, node):
-        return py.UnaryOp(op=py.USub(), operand=self.expr(node.operand))
+        return N.UnaryOp(op=N.USub(), operand=self.expr(node.operand))
 
     def _x_cond(self, node):
-        return py.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+        return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
 
     def _x_call(self, node):
         compiler = self.compiler
@@ -398,7 +414,7 @@ class CodeGen:
         if len(args) == 1 and name == "size":
             return _call(_load("len"), args)
         if len(args) == 1 and name == "empty":
-            return py.UnaryOp(op=py.Not(), operand=args[0])
+            return N.UnaryOp(op=N.Not(), operand=args[0])
         return _call(self.value(builtin.impl), [S] + args)
 
     def arguments(self, builtin, call) -> list:
@@ -453,7 +469,7 @@ class CodeGen:
             self.scopes.pop()
         func = node.func
 
-        def comp(element, condition, kind=py.ListComp):
+        def comp(element, condition, kind=N.ListComp):
             gen = py.comprehension(target=_store(var), iter=source, ifs=[condition] if condition is not None else [],
                                    is_async=0)
             return kind(elt=element, generators=[gen])
@@ -463,20 +479,20 @@ class CodeGen:
         if func == "sum":
             return _call(_load("sum"), [comp(elem, cond)])
         if func == "count":
-            test = py.Compare(left=elem, ops=[py.IsNot()], comparators=[_const(None)])
+            test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
             if cond is not None:
-                test = py.BoolOp(op=py.And(), values=[cond, test])
+                test = N.BoolOp(op=N.And(), values=[cond, test])
             return _call(_load("len"), [comp(_const(0), test)])
         if func == "any":
-            item = elem if cond is None else py.BoolOp(op=py.And(), values=[cond, elem])
-            return _call(_load("any"), [comp(item, None, py.GeneratorExp)])
+            item = elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem])
+            return _call(_load("any"), [comp(item, None, N.GeneratorExp)])
         if func == "all":
-            item = elem if cond is None else py.BoolOp(op=py.Or(), values=[py.UnaryOp(op=py.Not(), operand=cond),
+            item = elem if cond is None else N.BoolOp(op=N.Or(), values=[N.UnaryOp(op=N.Not(), operand=cond),
                                                                            elem])
-            return _call(_load("all"), [comp(item, None, py.GeneratorExp)])
+            return _call(_load("all"), [comp(item, None, N.GeneratorExp)])
         if func in ("min", "max"):
-            return py.Call(func=_load(func), args=[comp(elem, cond)],
-                           keywords=[py.keyword(arg="default", value=_const(0))])
+            return N.Call(func=_load(func), args=[comp(elem, cond)],
+                           keywords=[N.keyword(arg="default", value=_const(0))])
         raise Unsupported(func)
 
 
@@ -494,14 +510,14 @@ def _cheap(node) -> bool:
 
 def _checked(read, otherwise):
     """``read if read is not None else otherwise`` (``read`` is evaluated twice: it must be cheap)."""
-    return py.IfExp(test=py.Compare(left=read, ops=[py.IsNot()], comparators=[_const(None)]),
+    return N.IfExp(test=N.Compare(left=read, ops=[N.IsNot()], comparators=[_const(None)]),
                     body=_copy(read), orelse=otherwise)
 
 
 def _copy(node):
-    return py.Subscript(value=_copy(node.value), slice=_copy(node.slice), ctx=py.Load()) \
-        if isinstance(node, py.Subscript) else (py.Name(id=node.id, ctx=py.Load()) if isinstance(node, py.Name)
-                                                 else py.Constant(value=node.value))
+    return N.Subscript(value=_copy(node.value), slice=_copy(node.slice), ctx=N.Load()) \
+        if isinstance(node, py.Subscript) else (N.Name(id=node.id, ctx=N.Load()) if isinstance(node, py.Name)
+                                                 else N.Constant(value=node.value))
 
 
 def _raise_missing(missing, c, name):
@@ -533,11 +549,11 @@ def _stub_code(arity: int, index: int):
     if template is None:
         names = [f"a{i}" for i in range(arity)]
         call = _call(_call(_load("_flush"), [_const(_MARK)]), [_load(n) for n in names])
-        arguments = py.arguments(posonlyargs=[], args=[py.arg(arg=n) for n in names], vararg=None,
+        arguments = py.arguments(posonlyargs=[], args=[N.arg(arg=n) for n in names], vararg=None,
                                  kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-        fdef = py.FunctionDef(name="_g", args=arguments, body=[py.Return(value=call)], decorator_list=[],
+        fdef = N.FunctionDef(name="_g", args=arguments, body=[N.Return(value=call)], decorator_list=[],
                               returns=None, type_comment=None)
-        module = py.Module(body=[fdef], type_ignores=[])
+        module = N.Module(body=[fdef], type_ignores=[])
         py.fix_missing_locations(module)
         code = compile(module, "<rulebook stub>", "exec")
         template = _STUB_TEMPLATES[arity] = next(c for c in code.co_consts if isinstance(c, types.CodeType))

@@ -16,20 +16,20 @@ import ast as py
 
 from dsl.unparse import unparse
 
-from .codegen import E, Scope, Unsupported, _call, _const, _load, _store, _sub
+from .codegen import N, E, Scope, Unsupported, _call, _const, _load, _store, _sub
 from .actions import Action, frozen
 
 
 def _assign(name, value):
-    return py.Assign(targets=[_store(name)], value=value)
+    return N.Assign(targets=[_store(name)], value=value)
 
 
 def _if(test, body, orelse=()):
-    return py.If(test=test, body=list(body), orelse=list(orelse))
+    return N.If(test=test, body=list(body), orelse=list(orelse))
 
 
 def _not(test):
-    return py.UnaryOp(op=py.Not(), operand=test)
+    return N.UnaryOp(op=N.Not(), operand=test)
 
 
 def enumerator(gen, ir_options, compiled, stages_of):
@@ -55,7 +55,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
     else:  # on a copy of the locals, as the closures of legal_actions_at do
         copy = [_assign("e", _call(_load("dict"), [E]))]
     body = copy + gen.end(outer, body)
-    body.append(py.Return(value=_const(None)))
+    body.append(N.Return(value=_const(None)))
     return gen.function(["s", "e", "out", "batch"], body)
 
 
@@ -87,19 +87,19 @@ def _stage_test(gen, parts, cached, remember=False):
         elif key is not None and k == 0:
             name = gen.fresh("c")
             cached[key] = name
-            tests.append(py.NamedExpr(target=_store(name), value=gen.expr(part)))
+            tests.append(N.NamedExpr(target=_store(name), value=gen.expr(part)))
         else:
             tests.append(gen.expr(part))
-    return tests[0] if len(tests) == 1 else py.BoolOp(op=py.And(), values=tests)
+    return tests[0] if len(tests) == 1 else N.BoolOp(op=N.And(), values=tests)
 
 
 def _append(action_class, opt, values):
-    value = py.Tuple(elts=values, ctx=py.Load())
-    return py.Expr(value=_call(_attr_load("out", "append"), [_call(action_class, [opt, value, _load("batch")])]))
+    value = N.Tuple(elts=values, ctx=N.Load())
+    return N.Expr(value=_call(_attr_load("out", "append"), [_call(action_class, [opt, value, _load("batch")])]))
 
 
 def _attr_load(name, attr):
-    return py.Attribute(value=_load(name), attr=attr, ctx=py.Load())
+    return N.Attribute(value=_load(name), attr=attr, ctx=N.Load())
 
 
 def _interchangeable(gen, value):
@@ -110,8 +110,8 @@ def _interchangeable(gen, value):
     if game.has_grids:
         columns.append(gen.state_table("cell_of"))
     columns += [gen.state_table("marks", name) for name in game.mark_names]
-    key = py.Tuple(elts=[_sub(column, value) for column in columns], ctx=py.Load())
-    return py.IfExp(test=py.Compare(left=value, ops=[py.IsNot()], comparators=[_const(None)]), body=key,
+    key = N.Tuple(elts=[_sub(column, value) for column in columns], ctx=N.Load())
+    return N.IfExp(test=N.Compare(left=value, ops=[N.IsNot()], comparators=[_const(None)]), body=key,
                     orelse=_const(None))
 
 
@@ -133,19 +133,19 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         key_value = _interchangeable(gen, _load(var))
     else:
         is_list = _call(_load("isinstance"), [_load(var), _load("list")])
-        key_value = py.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
+        key_value = N.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
     skip = [_assign(key, key_value),
-            _if(py.Compare(left=_load(key), ops=[py.In()], comparators=[_load(tried)]), [py.Continue()]),
-            py.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
-    loop = [_if(py.Compare(left=_load(tried), ops=[py.IsNot()], comparators=[_const(None)]), skip)]
+            _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
+            N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
+    loop = [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
-        write = py.Assign(targets=[py.Subscript(value=E, slice=_const(names[i]), ctx=py.Store())], value=_load(var))
+        write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)
         gen.env_writes.append((loop, write))
     if check is not None:
-        loop.append(_if(_not(check), [py.Continue()]))
+        loop.append(_if(_not(check), [N.Continue()]))
     loop.extend(inner)
-    many = py.Compare(left=_call(_load("len"), [_load(items)]), ops=[py.Gt()], comparators=[_const(1)])
+    many = N.Compare(left=_call(_load("len"), [_load(items)]), ops=[N.Gt()], comparators=[_const(1)])
     return [_assign(items, domain),
-            _assign(tried, py.IfExp(test=many, body=_call(_load("set"), []), orelse=_const(None))),
-            py.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
+            _assign(tried, N.IfExp(test=many, body=_call(_load("set"), []), orelse=_const(None))),
+            N.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]

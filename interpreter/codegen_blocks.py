@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as py
 
-from .codegen import Unsupported, _call, _load, E, S
+from .codegen import N, Unsupported, _call, _load, E, S
 
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
 
@@ -118,7 +118,7 @@ class _Builder:
         else:
             prelude = gen.end(outer, [])
         self.numbered(prelude + [test], ins[-1])
-        node = py.If(test=test, body=then or [py.Pass()], orelse=otherwise)
+        node = N.If(test=test, body=then or [N.Pass()], orelse=otherwise)
         node.lineno = node.end_lineno = test.lineno
         node.col_offset = node.end_col_offset = 0
         return prelude + [node], end
