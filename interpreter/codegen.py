@@ -324,6 +324,8 @@ class CodeGen:
             return _sub(table, obj)
         if kind in ("mark", "pvar"):
             return _sub(self.state_table("marks" if kind == "mark" else "pvars", name), self.expr(node.obj))
+        if kind == "pprop":
+            return _sub(self.value(game.player_names), self.expr(node.obj))
         if kind == "pzone":
             return N.BinOp(left=_const(game.family_base[name]), op=N.Add(), right=self.expr(node.obj))
         if kind == "kzone":
@@ -347,6 +349,10 @@ class CodeGen:
 
     def _x_index(self, node):
         return _sub(self.read_only_list(node.obj), self.expr(node.index))
+
+    def _x_slice(self, node):
+        bounds = [self.expr(b) if b is not None else None for b in (node.start, node.stop)]
+        return _sub(self.list_expr(node.obj), N.Slice(lower=bounds[0], upper=bounds[1], step=None))
 
     def read_only_list(self, node):
         """A list that is only read (indexed, searched): a list of constants becomes one tuple
