@@ -354,6 +354,18 @@ class CodeGen:
         bounds = [self.expr(b) if b is not None else None for b in (node.start, node.stop)]
         return _sub(self.list_expr(node.obj), N.Slice(lower=bounds[0], upper=bounds[1], step=None))
 
+    def iterated(self, node):
+        """A list a comprehension only iterates: ``neighbors(cell)`` is read from the game's table
+        of neighbours (a tuple per cell) instead of a new list each time."""
+        compiler = self.compiler
+        if (isinstance(node, ast.Call) and node.func == "neighbors" and not node.kwargs
+                and compiler.symbols.get(node, ("",))[0] == "func" and len(node.args) in (1, 2)
+                and (len(node.args) == 1 or isinstance(node.args[1], ast.Literal))):
+            diagonal = len(node.args) == 2 and node.args[1].value
+            table = self.game.cell_all_neighbors if diagonal else self.game.cell_neighbors
+            return _sub(self.value(table), self.expr(node.args[0]))
+        return self.list_expr(node)
+
     def read_only_list(self, node):
         """A list that is only read (indexed, searched): a list of constants becomes one tuple
         constant instead of a new list each time."""
@@ -457,7 +469,7 @@ class CodeGen:
             self.scopes.pop()
 
     def _x_comprehension(self, node):
-        source = self.list_expr(node.source)
+        source = self.iterated(node.source)
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
         try:

@@ -131,6 +131,8 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         gen.scopes.pop()
     if spec.component_params[i]:
         key_value = _interchangeable(gen, _load(var))
+    elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
+        key_value = _load(var)  # a plain value is its own key
     else:
         is_list = _call(_load("isinstance"), [_load(var), _load("list")])
         key_value = N.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
