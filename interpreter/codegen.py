@@ -339,7 +339,14 @@ class CodeGen:
         if kind == "cprop":
             obj = self.expr(node.obj)
             if name == "owner":
-                return _call(self.value(game.zone_owner_now), [S, _sub(self.state_table("loc"), obj)])
+                zone = _sub(self.state_table("loc"), obj)
+                later = _call(self.value(game.zone_owner_now), [S, zone])
+                if not _cheap(zone):
+                    return later
+                # a zone that no component holds has a fixed owner: read it from the table
+                hosted = N.Compare(left=_sub(self.value(game.zone_host), _copy(zone)), ops=[N.Is()],
+                                   comparators=[_const(None)])
+                return N.IfExp(test=hosted, body=_sub(self.value(game.zone_owner), _copy(zone)), orelse=later)
             if name == "zone":
                 return _sub(self.state_table("loc"), obj)
             if name == "cell":
@@ -521,9 +528,10 @@ def _flattened(node, op) -> list:
 
 
 def _cheap(node) -> bool:
-    """Whether an ast is cheap to evaluate twice: a name, a constant, or ``e['x']``."""
+    """Whether an ast is cheap to evaluate twice: a name, a constant, or a name subscripted with
+    such (``e['x']``, ``_h3[_v4]``)."""
     return isinstance(node, (py.Name, py.Constant)) or (
-        isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and isinstance(node.slice, py.Constant))
+        isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and _cheap(node.slice))
 
 
 def _checked(read, otherwise):
