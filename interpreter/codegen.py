@@ -444,24 +444,8 @@ class CodeGen:
 
     def arguments(self, builtin, call) -> list:
         """A call's arguments in signature order, defaults filled in (as the closure compiler)."""
-        params = builtin.params
-        variadic = bool(params) and params[-1].variadic
-        fixed = params[:-1] if variadic else params
-        kwargs = dict(call.kwargs)
-        out = []
-        for i, param in enumerate(fixed):
-            node = call.args[i] if i < len(call.args) else kwargs.get(param.name)
-            if node is None:
-                out.append(self.value(param.default))
-            else:
-                as_list = param.base_spec == "collection" or (param.base_spec == "items"
-                                                              and self.compiler.types.get(node) == ZONE)
-                out.append(self.list_expr(node) if as_list else self.expr(node))
-        if variadic:
-            for node in call.args[len(fixed):]:
-                wants_list = len(call.args) == 1 and element_type(self.compiler.types[node]) is not None
-                out.append(self.list_expr(node) if wants_list else self.expr(node))
-        return out
+        return [self.value(node) if how == "default" else self.list_expr(node) if how == "list" else self.expr(node)
+                for how, node in argument_plan(builtin, call, self.compiler.types)]
 
     def _expand(self, node):
         """A definition's body with its parameters reading the call's argument code."""
@@ -519,6 +503,28 @@ class CodeGen:
             return N.Call(func=_load(func), args=[comp(elem, cond)],
                            keywords=[N.keyword(arg="default", value=_const(0))])
         raise Unsupported(func)
+
+
+def argument_plan(builtin, call, types) -> list:
+    """How to compile a call's arguments, in signature order: ``("default", value)`` for a
+    parameter left out, ``("list", node)`` for one wanted as a list, else ``("value", node)``."""
+    params = builtin.params
+    variadic = bool(params) and params[-1].variadic
+    fixed = params[:-1] if variadic else params
+    kwargs = dict(call.kwargs)
+    plan = []
+    for i, param in enumerate(fixed):
+        node = call.args[i] if i < len(call.args) else kwargs.get(param.name)
+        if node is None:
+            plan.append(("default", param.default))
+        else:
+            wants_list = param.base_spec == "collection" or (param.base_spec == "items" and types.get(node) == ZONE)
+            plan.append(("list" if wants_list else "value", node))
+    if variadic:
+        for node in call.args[len(fixed):]:
+            wants_list = len(call.args) == 1 and element_type(types[node]) is not None
+            plan.append(("list" if wants_list else "value", node))
+    return plan
 
 
 def _flattened(node, op) -> list:

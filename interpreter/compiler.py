@@ -15,7 +15,7 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS, REQUIRED
 from dsl.types import ANY, BOOL, INT, ZONE, element_type
 
-from .codegen import CodeGen
+from .codegen import CodeGen, argument_plan
 from .codegen_actions import enumerator
 from .codegen_blocks import Sources, fuse
 from .comprehensions import COMPARE, all_of, compile_comprehension
@@ -475,25 +475,13 @@ class Compiler:
 
     def arguments(self, builtin, call) -> list:
         """Compile a call's arguments in signature order, filling in defaults."""
-        params = builtin.params
-        variadic = bool(params) and params[-1].variadic
-        fixed = params[:-1] if variadic else params
-        kwargs = dict(call.kwargs)
         out = []
-        for i, param in enumerate(fixed):
-            node = call.args[i] if i < len(call.args) else kwargs.get(param.name)
-            if node is None:
-                default = param.default
-                assert default is not REQUIRED
-                out.append(lambda s, e, d=default: d)
+        for how, node in argument_plan(builtin, call, self.types):
+            if how == "default":
+                assert node is not REQUIRED
+                out.append(lambda s, e, d=node: d)
             else:
-                as_list = param.base_spec == "collection" or (param.base_spec == "items"
-                                                              and self.types.get(node) == ZONE)
-                out.append(self.as_list(node) if as_list else self.expr(node))
-        if variadic:
-            for node in call.args[len(fixed):]:
-                wants_list = len(call.args) == 1 and element_type(self.types[node]) is not None
-                out.append(self.as_list(node) if wants_list else self.expr(node))
+                out.append(self.as_list(node) if how == "list" else self.expr(node))
         return out
 
     def _call_define(self, node):
