@@ -113,14 +113,16 @@ def legal_actions_at(s, env, spec, player) -> list:
     batch = ActionBatch(game, s)
     out = batch.actions
     if spec.enumerate is not None:
+        for option in spec.options:
+            if option.context:
+                batch.context[option.index] = _context(s, env, option, player)
         spec.enumerate(s, env, out, batch)
         return out
     local = dict(env)
     key_of = equivalence(s)
     for option in spec.options:
         if option.context:
-            batch.context[option.index] = {field: field_text(s, value, local, type_, player)
-                                           for field, value, type_ in option.context}
+            batch.context[option.index] = _context(s, local, option, player)
         if option.decline:
             if out:
                 out.append(Action(option, (), batch))
@@ -133,6 +135,11 @@ def legal_actions_at(s, env, spec, player) -> list:
             continue
         _bind(s, local, option, 0, (), key_of, out, batch)
     return out
+
+
+def _context(s, env, option, player) -> dict:
+    """The texts of the fields of an option's text that are no parameters, as they are now."""
+    return {field: field_text(s, value, env, type_, player) for field, value, type_ in option.context}
 
 
 def _bind(s, local, option, i, values, key_of, out, batch) -> None:
