@@ -2,8 +2,9 @@
 
 Both compile the same checked ruleset; seeded random games must go the same way in both: the same
 legal actions (texts included) at every decision and the same state after every action.  A few
-dozen games per ruleset (at its smallest and largest player count) run here; ``RULEBOOK_DIFFERENTIAL`` (a number of games) or ``RULEBOOK_SLOW=1`` (the
-``slow`` tests: 2,000 games per ruleset and player count) give a longer run.
+games per ruleset (at its smallest and largest player count) run here; ``RULEBOOK_DIFFERENTIAL``
+(a number of games) or ``RULEBOOK_SLOW=1`` (the ``slow`` tests: 2,000 games per ruleset and player
+count) give a longer run.
 """
 from __future__ import annotations
 
