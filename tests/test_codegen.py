@@ -24,7 +24,7 @@ GAMES = int(os.environ.get("RULEBOOK_DIFFERENTIAL", "12"))
 def _pair(path, players):
     ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, None, players, find=find_base)
     reference = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, players, find=find_base), path, codegen=False)
-    return Game(ruleset, path), reference
+    return Game(ruleset, path, codegen=True), reference
 
 
 def _same_game(generated, reference, seed, check_texts) -> int:
@@ -78,14 +78,14 @@ def test_generated_code_plays_like_the_closures_long(path, players):
 def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing):
     """Statements run as one generated block still fail at their own line and column."""
     from conftest import MINIMAL
-    from interpreter import RulebookError, load_game
+    from interpreter import RulebookError
     text = MINIMAL.read_text(encoding="utf-8")
     text = text.replace("                - active.score += card.value\n",
                         "                - active.score += card.value\n                - " + failing + "\n", 1)
     path = tmp_path / "fails.yaml"
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index("                - " + failing) + 1
-    game = load_game(path)
+    game = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, codegen=True)
     from interpreter.codegen_blocks import EXECN
     assert any(ins[0] == EXECN for code in game.codes for ins in code), "a block is generated"
     state = game.new_initial_state(0)
