@@ -8,6 +8,7 @@ from .base import BOTS, Bot, action_key, bot_seed, make_bot, parse_spec, play_ga
 from .random import RandomBot
 from .greedy import GreedyBot, lead
 from .mcts import MctsBot, Search
+from .flat import FlatBot
 
 __all__ = ["BOTS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs",
-           "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
+           "FlatBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]

@@ -7,6 +7,7 @@ A bot sees a state only through the public API (``legal_actions()``, ``view(seat
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 
 from dsl.errors import ParameterError
@@ -17,13 +18,14 @@ from ..actions import frozen
 class Bot:
     """Base class of every bot.
 
-    Subclasses set ``name``, a one-line ``description``, and ``options``: option name -> default
-    value (the default's type is the type the option's text is converted to; a default of None
-    stands for an optional number)."""
+    Subclasses set ``name``, a one-line ``description``, ``options``: option name -> default
+    value (the default's type is the type the option's text is converted to), and ``limits``:
+    option name -> (lowest, highest) allowed value, None for no bound."""
 
     name = "bot"
     description = ""
     options: dict = {}
+    limits: dict = {}
 
     def __init__(self, seat: int, seed: int, **options):
         self.seat = seat
@@ -103,8 +105,9 @@ def _parse_bool(text: str) -> bool:
     return lowered in ("true", "yes", "1")
 
 
-def _convert(bot: str, key: str, text: str, default):
-    """An option's text converted to the type of its default value (None: an optional number)."""
+def _convert(bot: str, key: str, text: str, default, limits=None):
+    """An option's text converted to the type of its default value and checked against its limits
+    (lowest, highest; None for no bound); a number must be finite."""
     if isinstance(default, str):
         return text
     if isinstance(default, bool):
@@ -114,9 +117,22 @@ def _convert(bot: str, key: str, text: str, default):
     else:
         kind, convert = "a number", float
     try:
-        return convert(text)
+        value = convert(text)
     except ValueError:
         raise ParameterError(f"option '{key}' of bot '{bot}' is {kind}, not '{text}'") from None
+    if isinstance(value, bool):
+        return value
+    lo, hi = limits or (None, None)
+    if not math.isfinite(value) or (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = (f"from {_number(lo)} to {_number(hi)}" if hi is not None else f"at least {_number(lo)}") \
+            if lo is not None else "a finite number"
+        raise ParameterError(f"option '{key}' of bot '{bot}' must be {bounds}, not '{text}'",
+                             hint=f"default: {bot}:{key}={default}")
+    return value
+
+
+def _number(value) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def make_bot(spec: str, seat: int, seed: int) -> Bot:
@@ -130,5 +146,5 @@ def make_bot(spec: str, seat: int, seed: int) -> Bot:
         if key not in cls.options:
             known = ", ".join(sorted(cls.options)) or "none"
             raise ParameterError(f"bot '{name}' has no option '{key}'", hint=f"its options: {known}")
-        options[key] = _convert(name, key, text, cls.options[key])
+        options[key] = _convert(name, key, text, cls.options[key], cls.limits.get(key))
     return cls(seat, seed, **options)

@@ -25,6 +25,7 @@ class GreedyBot(Bot):
     description = ("takes the action after which its lead by the ruleset's evaluation (or score) is "
                    "largest, judged on copies with the hidden cards dealt anew; random among equals")
     options = {"samples": 1}
+    limits = {"samples": (1, 10**5)}
 
     def choose(self, state):
         actions = state.legal_actions()

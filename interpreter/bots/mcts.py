@@ -135,6 +135,8 @@ class MctsBot(Bot):
                    "iterations per move or seconds per move; a shared win is worth `shared` split "
                    "among the sharers, a sole win 1")
     options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
+    limits = {"iterations": (1, 10**7), "seconds": (0, 86400), "c": (0, 100), "depth": (0, 10**6),
+              "shared": (0, 1)}
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)

@@ -1,0 +1,94 @@
+"""Flat Monte Carlo: a few short random playouts per legal action, judged by the ruleset's evaluation.
+
+For each of ``rollouts`` samples the bot deals the hidden part of the game anew from what its seat
+knows (``State.determinize``), and for every legal action applies it to a copy of that same world
+and plays on at random, with one shared playout seed, until the bot's seat is to decide again after
+another seat decided (one round of the table), the game ends, or ``depth`` decisions were played.
+A finished playout is worth its outcome (1 for a sole win, ``shared``/k for a win shared by k
+seats); a cut-off one is still open, so it is worth halfway between the share its evaluation
+leaders would get and the fair share.  So ending the game in a tie or a loss is worse than playing
+on, which is what keeps the bot from passing out a game that has free moves.  Comparing every
+action on the same worlds and random numbers (common random numbers) makes a few samples enough.
+Cost per decision: about ``budget`` playouts of one round; with many legal actions the bot takes
+fewer samples each (at least one).
+"""
+from __future__ import annotations
+
+import random
+
+from dsl.errors import RulebookError
+
+from .base import Bot, action_key, register_bot
+from .greedy import lead
+from .mcts import outcome
+
+TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
+
+
+@register_bot
+class FlatBot(Bot):
+    """Flat Monte Carlo over determinized copies, with common random numbers across actions."""
+
+    name = "flat"
+    description = ("flat Monte Carlo: for each legal action, `rollouts` random playouts until its next "
+                   "turn (at most `depth` decisions; fewer playouts, down to one, when `rollouts` × "
+                   "actions exceeds `budget`) on copies with the hidden cards dealt anew, judged by who "
+                   "leads by the ruleset's evaluation; the fast default for simulations")
+    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5}
+    limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1)}
+
+    def choose(self, state):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        seats = state.game.num_players
+        settings = self.settings
+        depth, shared = settings["depth"], settings["shared"]
+        samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
+        totals = [0.0] * len(actions)
+        for _ in range(samples):
+            try:
+                world = state.determinize(self.seat, self.rng)
+            except RulebookError:
+                continue
+            by_key = {action_key(a): a for a in world.legal_actions()}
+            playout_seed = self.rng.getrandbits(64)
+            for i, action in enumerate(actions):
+                mirrored = by_key.get(action_key(action))
+                if mirrored is None:
+                    continue
+                after = world.clone()
+                try:
+                    after.apply_action(mirrored)
+                    _playout(after, random.Random(playout_seed), depth, self.seat)
+                except RulebookError:
+                    continue  # a dealing the rules cannot go on from (see State.determinize)
+                margin = lead(after, self.seat)
+                value = _value(after, self.seat, seats, shared)
+                totals[i] += value + TIE_BREAK * margin / (1 + abs(margin))
+        best = max(totals)
+        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+
+
+def _value(state, seat: int, seats: int, shared: float) -> float:
+    """A finished game is worth its outcome; a cut-off one is still open, so it is worth halfway
+    between the outcome the evaluation's leaders would get (tied leaders splitting evenly) and the
+    fair share: losing outright is worse than being behind, winning outright better than leading."""
+    if state.is_terminal():
+        return outcome(state, seats, shared)[seat]
+    return 0.5 * outcome(state, seats, 1.0)[seat] + 0.5 / seats
+
+
+def _playout(state, rng, depth: int, seat: int) -> None:
+    """Random play until ``seat`` is to decide again after another seat decided (one round of the
+    table), the game ends, or ``depth`` decisions were played."""
+    others_moved = False
+    for _ in range(depth):
+        if state.is_terminal():
+            return
+        mover = state.current_player()
+        if mover == seat and others_moved:
+            return
+        others_moved = others_moved or mover != seat
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
