@@ -103,7 +103,9 @@ def write_ruleset(tmp_path, text: str, name: str = "tiny.yaml") -> Path:
 
 
 def simulate_json(capsys, *argv) -> dict:
-    code, out, _ = run(capsys, "simulate", GAME, "--json", *argv)
+    """``simulate --json`` (with random bots unless --seats is given: quick)."""
+    seats = () if "--seats" in argv else ("--seats", "random,random")
+    code, out, _ = run(capsys, "simulate", GAME, "--json", *seats, *argv)
     assert code == 0
     return json.loads(out)
 
@@ -164,6 +166,7 @@ def test_simulate_json_has_the_documented_keys(capsys):
         assert key in result
     assert result["games"] == 20
     assert result["players"] == 2 and result["seats"] == ["random", "random"]
+    assert result["finished"] == 20 and result["unfinished"] == 0 and "sanity" in result
     assert len(result["wins"]) == 2 and sum(result["wins"]) >= 20
     assert result["mean_decisions"] > 0
 
@@ -180,9 +183,16 @@ def test_simulate_is_deterministic_for_a_seed(capsys):
 
 
 def test_simulate_table_output(capsys):
-    code, out, _ = run(capsys, "simulate", GAME, "-n", 5, "--seed", 1)
+    code, out, _ = run(capsys, "simulate", GAME, "-n", 5, "--seed", 1, "--seats", "random,random")
     assert code == 0
-    assert "win rate" in out and "games/s" in out
+    assert "win rate" in out and "games/s" in out and "sanity" in out
+
+
+def test_simulate_default_bot_is_flat(capsys):
+    result = simulate_json(capsys, "-n", 1, "--seats", "flat,flat")
+    assert result["seats"] == ["flat", "flat"]
+    code, out, _ = run(capsys, "simulate", GAME, "-n", 1, "--json")
+    assert code == 0 and json.loads(out)["seats"] == ["flat", "flat"]
 
 
 def test_simulate_passes_parameters(capsys):
@@ -404,6 +414,7 @@ def test_installed_command_with_piped_stdin():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "P1 (human): " in done.stdout and "Stopped after" in done.stdout
-    done = subprocess.run(["rulebook", "simulate", GAME, "-n", "3", "--json"], capture_output=True, text=True,
+    done = subprocess.run(["rulebook", "simulate", GAME, "-n", "3", "--json", "--seats", "random,random"],
+                          capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and json.loads(done.stdout)["games"] == 3 and not done.stderr

@@ -6,6 +6,7 @@ The HTML report needs nothing beyond the standard library.  PNG needs matplotlib
 from __future__ import annotations
 
 import html
+import os
 from pathlib import Path
 
 from dsl.errors import ParameterError
@@ -13,6 +14,36 @@ from dsl.errors import ParameterError
 from . import stats
 
 WIDTH, BAR_HEIGHT = 520, 22
+
+
+def check(path: str) -> None:
+    """Fail now, before a long run, if the report cannot be written: unknown format, a folder that
+    does not exist or cannot be written, or matplotlib missing for a PNG."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in (".html", ".htm", ".png"):
+        raise ParameterError(f"cannot write a report as '{suffix or path}'", hint="use FILE.html or FILE.png")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ParameterError(f"cannot write the report {path}: the folder {folder} does not exist",
+                             hint="create it first, or write the report elsewhere")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ParameterError(f"cannot write the report {path}: permission denied", hint="choose another path")
+    if target.is_dir():
+        raise ParameterError(f"cannot write the report {path}: it is a folder", hint="name a file")
+    if suffix == ".png":
+        _pyplot()
+
+
+def _pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ParameterError("a PNG report needs matplotlib",
+                             hint="pip install 'rulebook[report]', or write FILE.html instead") from None
+    return plt
 
 
 def write(path: str, game, result: dict) -> None:
@@ -78,13 +109,7 @@ def html_report(game, result: dict) -> str:
 
 
 def png_report(path: str, game, result: dict) -> None:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ParameterError("a PNG report needs matplotlib",
-                             hint="pip install 'rulebook[report]', or write FILE.html instead") from None
+    plt = _pyplot()
     seats = len(result["seats"])
     fig, axes = plt.subplots(1, 2 + seats, figsize=(4 * (2 + seats), 3.5))
     rates = result["win_rates"]

@@ -1,21 +1,21 @@
 """Playing many bot games and summarizing them honestly.
 
 Game i of a run uses seed ``seed + i`` and bot seeds derived from (seed, i, seat), so a run is the
-same on one process or on many (``jobs``): games are dealt out in chunks and their results put back
-in game order.  The summary carries win rates with 95% Wilson intervals, score and length
-distributions, and speed.
+same on one process, on many (``jobs``) or on a cluster (see :mod:`.executor`): results come back in
+game order.  The summary carries win rates with 95% Wilson intervals, score and length
+distributions, speed, and a sanity report (:mod:`.sanity`) on how the games ended.
 """
 from __future__ import annotations
 
-import multiprocessing
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dsl.errors import RulebookError
 
-from . import stats
-from ..bots import bot_seed, make_bot, play_game
+from . import sanity, stats
+from ..bots import MAX_DECISIONS, bot_seed, make_bot, play_game
 from ..game import load_game
+from .executor import LocalExecutor
 from .match_log import MatchRecorder, log_header
 
 
@@ -25,12 +25,15 @@ class GameResult:
     winners: list
     returns: list
     decisions: int
+    finished: bool = True
+    end_reason: str | None = None
+    plain_choices: dict = field(default_factory=dict)  # option -> [offered with others, chosen]
     log: dict | None = None
 
 
 @dataclass
 class RunSpec:
-    """Everything a worker process needs to play its share of a run."""
+    """Everything a worker needs to play its share of a run."""
 
     ruleset: str
     params: dict
@@ -38,69 +41,96 @@ class RunSpec:
     seats: list
     seed: int
     logs: bool = False
+    max_decisions: int = MAX_DECISIONS
+
+
+class ChoiceCounter:
+    """The ``on_step`` of a simulated game: how often each option without parameters (a pass, a
+    'keep', a 'stop') was offered next to other actions, and how often it was taken."""
+
+    def __init__(self, then=None):
+        self.counts: dict = {}
+        self.then = then
+
+    def __call__(self, seat, legal, action, state) -> None:
+        if len(legal) > 1:
+            for offered in legal:
+                if not offered.option.param_names:
+                    count = self.counts.setdefault(offered.name, [0, 0])
+                    count[0] += 1
+                    count[1] += offered is action
+        if self.then is not None:
+            self.then(seat, legal, action, state)
 
 
 def play_one(game, spec: RunSpec, index: int) -> GameResult:
     agents = [make_bot(bot, seat, bot_seed(spec.seed, index, seat)) for seat, bot in enumerate(spec.seats)]
     state = game.new_initial_state(spec.seed + index)
     recorder = MatchRecorder(log_header(game, spec.seats), spec.seed + index) if spec.logs else None
+    counter = ChoiceCounter(recorder.record if recorder else None)
     try:
-        play_game(state, agents, recorder.record if recorder else None)
+        play_game(state, agents, counter, spec.max_decisions)
     except RulebookError as exc:
         exc.message = f"game {index + 1} (seed {spec.seed + index}): {exc.message}"
         raise
-    return GameResult(spec.seed + index, state.winners(), state.returns(), state.moves,
+    finished = state.is_terminal()
+    return GameResult(spec.seed + index, state.winners() if finished else [], state.returns(), state.moves,
+                      finished, getattr(state, "end_reason", None), counter.counts,
                       recorder.log(state) if recorder else None)
 
 
-_WORKER: dict = {}
+_GAMES: dict = {}
 
 
-def _init_worker(spec: RunSpec) -> None:
-    _WORKER["spec"] = spec
-    _WORKER["game"] = load_game(spec.ruleset, spec.params, spec.players)
+def loaded_game(spec: RunSpec):
+    """The game of a spec, loaded once per process."""
+    key = (spec.ruleset, tuple(sorted(spec.params.items())), spec.players)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(spec.ruleset, spec.params, spec.players)
+    return _GAMES[key]
 
 
-def _play_chunk(indexes) -> list:
-    return [play_one(_WORKER["game"], _WORKER["spec"], i) for i in indexes]
-
-
-def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None) -> list:
-    """Play ``games`` games; the results in game order, identical for any number of jobs."""
-    if jobs <= 1 or games < 2:
-        results = []
-        for index in range(games):
-            results.append(play_one(game, spec, index))
-            if on_game:
-                on_game(1)
-        return results
-    chunk = max(1, min(50, games // (jobs * 4) or 1))
-    chunks = [range(i, min(i + chunk, games)) for i in range(0, games, chunk)]
-    context = multiprocessing.get_context("fork")
+def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None, executor=None, start: int = 0) -> list:
+    """Play games ``start``..``start + games - 1``; the results in game order, the same on every
+    executor (default: a local one with ``jobs`` processes, closed afterwards)."""
+    _GAMES.setdefault((spec.ruleset, tuple(sorted(spec.params.items())), spec.players), game)
+    own = executor is None
+    executor = executor or LocalExecutor(jobs)
     results: list = []
-    with context.Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:
-        for part in pool.imap(_play_chunk, chunks):
+    try:
+        for part in executor.run(spec, games, start):
             results.extend(part)
             if on_game:
                 on_game(len(part))
+    finally:
+        if own:
+            executor.close()
     return results
 
 
 def summarize(results: list, players: int, seconds: float) -> dict:
-    """Wins, win rates with 95% intervals, scores, game lengths and speed of a list of results."""
-    games = len(results)
-    wins = [sum(1 for r in results if seat in r.winners) for seat in range(players)]
-    shares = [sum(1 / len(r.winners) for r in results if seat in r.winners) for seat in range(players)]
-    scores = [[r.returns[seat] for r in results] for seat in range(players)]
+    """Wins, win rates with 95% intervals, scores, game lengths, speed and the sanity report.
+
+    Win rates, win shares and scores count finished games only; unfinished ones (cut off by the cap
+    on decisions) are counted and reported apart.  A shared win counts as a win for each sharer in
+    ``wins`` and as 1/k in ``win_shares`` (the one definition of win share everywhere)."""
+    done = [r for r in results if r.finished]
+    games = len(done)
+    wins = [sum(1 for r in done if seat in r.winners) for seat in range(players)]
+    shares = [sum(1 / len(r.winners) for r in done if seat in r.winners) for seat in range(players)]
+    scores = [[r.returns[seat] for r in done] for seat in range(players)]
     lengths = [r.decisions for r in results]
-    spreads = [max(r.returns) - min(r.returns) for r in results]
+    spreads = [max(r.returns) - min(r.returns) for r in done]
     return {
-        "games": games,
+        "games": len(results),
+        "finished": games,
+        "unfinished": len(results) - games,
         "wins": wins,
         "win_rates": [round(w / games, 4) if games else 0 for w in wins],
         "win_rate_ci95": [[round(x, 4) for x in stats.wilson_interval(w, games)] for w in wins],
         "win_shares": [round(s, 3) for s in shares],
-        "shared_wins": sum(1 for r in results if len(r.winners) > 1),
+        "win_share_rates": [round(s / games, 4) if games else 0 for s in shares],
+        "shared_wins": sum(1 for r in done if len(r.winners) > 1),
         "mean_scores": [round(stats.mean(s), 3) for s in scores],
         "score_stdev": [round(stats.stdev(s), 3) for s in scores],
         "mean_decisions": round(stats.mean(lengths), 2),
@@ -110,40 +140,14 @@ def summarize(results: list, players: int, seconds: float) -> dict:
         "mean_score_spread": round(stats.mean(spreads), 3),
         "lengths": lengths,
         "scores": scores,
+        "sanity": sanity.report(results, players),
         "seconds": round(seconds, 3),
-        "games_per_second": round(games / seconds, 1) if seconds else None,
+        "games_per_second": round(len(results) / seconds, 2) if seconds else None,
     }
 
 
-def simulate(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None) -> tuple:
+def simulate(game, spec: RunSpec, games: int, executor=None, on_game=None) -> tuple:
     """Run and summarize; returns (summary, results)."""
     start = time.perf_counter()
-    results = run(game, spec, games, jobs, on_game)
+    results = run(game, spec, games, on_game=on_game, executor=executor)
     return summarize(results, game.num_players, time.perf_counter() - start), results
-
-
-def compare(base: dict, variant: dict) -> dict:
-    """Which differences between two summaries are significant (p < 0.05), and by which test."""
-    rows = []
-    games_a, games_b = base["games"], variant["games"]
-    for seat, (wa, wb) in enumerate(zip(base["wins"], variant["wins"])):
-        p = stats.two_proportion_test(wa, games_a, wb, games_b)
-        rows.append({"measure": f"win rate of seat {seat + 1}", "base": base["win_rates"][seat],
-                     "variant": variant["win_rates"][seat], "p": p, "test": "z-test (2 proportions)"})
-    for name, key in (("decisions per game", "lengths"),):
-        rows.append({"measure": name, "base": base["mean_decisions"], "variant": variant["mean_decisions"],
-                     "p": stats.welch_test(base[key], variant[key]), "test": "Welch t-test"})
-    spread_a = [max(s) - min(s) for s in zip(*base["scores"])]
-    spread_b = [max(s) - min(s) for s in zip(*variant["scores"])]
-    rows.append({"measure": "score spread", "base": base["mean_score_spread"],
-                 "variant": variant["mean_score_spread"], "p": stats.welch_test(spread_a, spread_b),
-                 "test": "Welch t-test"})
-    for seat in range(len(base["scores"])):
-        rows.append({"measure": f"score of seat {seat + 1}", "base": base["mean_scores"][seat],
-                     "variant": variant["mean_scores"][seat],
-                     "p": stats.welch_test(base["scores"][seat], variant["scores"][seat]),
-                     "test": "Welch t-test"})
-    for row in rows:
-        row["p"] = round(row["p"], 5)
-        row["significant"] = row["p"] < 0.05
-    return {"rows": rows, "alpha": 0.05}

@@ -2,7 +2,9 @@
 
 Pure Python (no SciPy): Wilson score intervals for win rates, a two-proportion z-test for win
 rates, Welch's t-test (with the Student t distribution through the regularized incomplete beta
-function) for means such as game length and score spread.
+function) for means such as game length and score spread; for paired samples (the same seeds and
+bots under two rulesets) the exact McNemar test and the paired t-test, with intervals and effect
+sizes.
 """
 from __future__ import annotations
 
@@ -126,3 +128,69 @@ def histogram(values, bins: int = 10, width: int = 40) -> list:
             else f"{left:>8.1f}–{left + step:<8.1f}"
         lines.append(f"{label:<13} {'█' * round(width * count / top)} {count}")
     return lines
+
+
+# ---- paired samples (the same seeds and bots under two rulesets) ------------------------------------
+def t_two_sided_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
+    if df <= 0:
+        return 1.0
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The t with P(|T| > t) = p (so t_quantile(0.05, df) is the 97.5th percentile), by bisection."""
+    lo, hi = 0.0, 1e3
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def paired_t(xs, ys) -> dict:
+    """Paired t-test of the mean difference y - x: difference, its 95% interval, p, and the effect
+    size d_z (mean difference over the standard deviation of the differences)."""
+    diffs = [y - x for x, y in zip(xs, ys)]
+    n = len(diffs)
+    m, sd = mean(diffs), stdev(diffs)
+    if n < 2 or sd == 0:
+        p = 1.0 if m == 0 or n < 2 else 0.0
+        return {"difference": m, "ci95": [m, m], "p": p, "effect_size": 0.0 if m == 0 else math.copysign(math.inf, m)}
+    se = sd / math.sqrt(n)
+    half = t_quantile(0.05, n - 1) * se
+    return {"difference": m, "ci95": [m - half, m + half], "p": t_two_sided_p(m / se, n - 1),
+            "effect_size": m / sd}
+
+
+def binomial_two_sided_p(k: int, n: int) -> float:
+    """Exact two-sided p-value of k successes in n fair coin flips."""
+    if n == 0:
+        return 1.0
+    low = min(k, n - k)
+    if n > 2000:  # normal approximation with continuity correction
+        return min(1.0, normal_two_sided_p((abs(k - n / 2) - 0.5) / math.sqrt(n / 4)))
+    tail = sum(math.comb(n, i) for i in range(low + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
+def mcnemar_exact(xs, ys) -> dict:
+    """Exact McNemar test of paired yes/no outcomes (x under base, y under variant): the change in
+    the rate with a 95% interval (Wald for paired proportions), p from the discordant pairs, and the
+    odds ratio of the discordant pairs as effect size."""
+    pairs = list(zip(xs, ys))
+    n = len(pairs)
+    gained = sum(1 for x, y in pairs if y and not x)
+    lost = sum(1 for x, y in pairs if x and not y)
+    diff = (gained - lost) / n if n else 0.0
+    se = math.sqrt(max(0.0, gained + lost - (gained - lost) ** 2 / n)) / n if n else 0.0
+    return {"difference": diff, "ci95": [diff - Z95 * se, diff + Z95 * se],
+            "p": binomial_two_sided_p(gained, gained + lost), "gained": gained, "lost": lost,
+            "effect_size": (gained + 0.5) / (lost + 0.5)}
+
+
+def cohen_h(p1: float, p2: float) -> float:
+    """Cohen's h, the effect size of a change between two proportions."""
+    return 2 * math.asin(math.sqrt(p2)) - 2 * math.asin(math.sqrt(p1))

@@ -51,12 +51,19 @@ def register_bot(cls) -> type:
     return cls
 
 
-def play_game(state, agents: list, on_step=None):
-    """Let ``agents`` (one per seat, each with ``choose(state)``) play ``state`` to its end.
+MAX_DECISIONS = 10_000  # the default cap on decisions per bot game
+
+
+def play_game(state, agents: list, on_step=None, max_decisions=None):
+    """Let ``agents`` (one per seat, each with ``choose(state)``) play ``state`` to its end, or until
+    ``max_decisions`` decisions were taken in all (None: no cap); the caller tells an unfinished game
+    by ``state.is_terminal()``.
 
     ``on_step(seat, legal, action, state)``, if given, is called after every action with the legal
-    actions it was chosen from.  Returns the finished state."""
+    actions it was chosen from.  Returns the state."""
     while not state.is_terminal():
+        if max_decisions is not None and state.moves >= max_decisions:
+            break
         seat = state.current_player()
         legal = state.legal_actions()
         action = agents[seat].choose(state)

@@ -17,6 +17,7 @@ from rich.text import Text
 from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
 
 from . import info as cli_info, sim as cli_sim
+from ..bots import MAX_DECISIONS
 from ..bots import bot_seed, make_bot, play_game, split_specs
 from ..game import find_ruleset, load_game
 from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
@@ -25,7 +26,8 @@ from .safe import plain, safe_text
 from ..web import serve as web_serve
 
 HUMAN = "human"
-DEFAULT_BOT = "random"
+DEFAULT_BOT = "random"   # the bots of `play` (quick to answer)
+SIM_BOT = cli_sim.SIM_BOT  # the bots of simulate, compare and sweep
 
 
 # ---- entry point ----------------------------------------------------------------------------------
@@ -71,11 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
                                          "such as random or name:key=value")
     play.add_argument("--seed", type=int, help="game seed (default: a random one, printed)")
     play.add_argument("--log", metavar="FILE", help="write a play log (JSON) for `rulebook replay`")
+
+    play.add_argument("--max-decisions", type=_positive_int, default=MAX_DECISIONS, metavar="N",
+                      help=f"with bots only: stop with an error after N decisions (default {MAX_DECISIONS})")
     play.set_defaults(run=cmd_play)
 
     simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
     _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
-                                             f"{DEFAULT_BOT} everywhere); bots: random, greedy, mcts")
+                                             f"{SIM_BOT} everywhere); bots: flat, random, greedy, mcts")
     cli_sim.add_run_arguments(simulate)
     simulate.add_argument("--log", metavar="FILE",
                           help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
@@ -86,11 +91,19 @@ def build_parser() -> argparse.ArgumentParser:
                                       "seeds and bots, and mark significant differences")
     compare_cmd.add_argument("base", metavar="BASE", help="a ruleset name or path")
     compare_cmd.add_argument("variant", metavar="VARIANT", help="a ruleset or variant name or path")
-    compare_cmd.add_argument("--seats", help="comma-separated bot specs, one per seat (default: random)")
+    compare_cmd.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_BOT})")
     compare_cmd.add_argument("--players", type=_positive_int, help="number of players")
     compare_cmd.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                              metavar="NAME=VALUE", help="set a parameter of both (repeatable)")
-    cli_sim.add_run_arguments(compare_cmd)
+    cli_sim.add_run_arguments(compare_cmd, games_required=False)
+    compare_cmd.add_argument("--until-significant", action="store_true",
+                             help="play batches of -n games (default 200) until --measure differs "
+                                  "significantly (alpha spent evenly over the planned batches) or --max-games")
+    compare_cmd.add_argument("--max-games", type=_positive_int, default=2000,
+                             help="with --until-significant: at most this many games each (default 2000)")
+    compare_cmd.add_argument("--measure", default="win:1",
+                             help="with --until-significant: the measure to test: win:SEAT, score:SEAT, "
+                                  "length or spread (default win:1, the first seat's win rate)")
     compare_cmd.set_defaults(run=cmd_compare)
 
     tournament = commands.add_parser("tournament", help="play bots against each other in every seat order")
@@ -153,10 +166,10 @@ def _load(args):
     return load_game(args.game, params=dict(args.settings), players=args.players)
 
 
-def seat_specs(text: str | None, game, default_first: str) -> list:
+def seat_specs(text: str | None, game, default_first: str, default_rest: str = DEFAULT_BOT) -> list:
     """The seat specs from --seats, checked against the number of players."""
     count = game.num_players
-    default = [default_first] + [DEFAULT_BOT] * (count - 1)
+    default = [default_first] + [default_rest] * (count - 1)
     if text is None:
         return default
     specs = split_specs(text)
@@ -288,7 +301,12 @@ def cmd_play(args) -> int:
     recorder = MatchRecorder(log_header(game, specs), seed) if args.log else None
     state = game.new_initial_state(seed)
     try:
-        play_game(state, agents, StepPrinter(console, game, specs, recorder, state))
+        cap = None if HUMAN in specs else args.max_decisions
+        play_game(state, agents, StepPrinter(console, game, specs, recorder, state), cap)
+        if not state.is_terminal():
+            raise ParameterError(f"the game did not end within {cap} decisions (bots only)",
+                                 hint="the rules may never reach an end with these bots; raise "
+                                      "--max-decisions if the game is just long")
     except QuitGame:
         console.print(f"Stopped after {state.moves} moves.")
         return 0
@@ -364,7 +382,7 @@ def _show_end(console: Console, game, state, specs: list) -> None:
 def cmd_simulate(args) -> int:
     """Play many bot games and print the wins, scores and speed (as tables or as JSON)."""
     game = _load(args)
-    return cli_sim.cmd_simulate(args, game, seat_specs(args.seats, game, DEFAULT_BOT))
+    return cli_sim.cmd_simulate(args, game, seat_specs(args.seats, game, SIM_BOT, SIM_BOT))
 
 
 def cmd_compare(args) -> int:
@@ -372,7 +390,7 @@ def cmd_compare(args) -> int:
     settings = dict(args.settings)
     base = load_game(args.base, params=settings, players=args.players)
     variant = load_game(args.variant, params=settings, players=args.players or base.num_players)
-    return cli_sim.cmd_compare(args, base, variant, seat_specs(args.seats, base, DEFAULT_BOT))
+    return cli_sim.cmd_compare(args, base, variant, seat_specs(args.seats, base, SIM_BOT, SIM_BOT))
 
 
 def cmd_tournament(args) -> int:

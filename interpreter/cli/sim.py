@@ -1,29 +1,37 @@
-"""The simulation commands: ``simulate``, ``compare`` and ``tournament``."""
+"""The simulation commands: ``simulate``, ``compare`` and ``tournament`` (``sweep`` is in sweep.py)."""
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from dsl.errors import ParameterError
 
-from ..analysis import report, stats
-from ..bots import make_bot
+from ..analysis import paired, report, sanity, stats
+from ..analysis.executor import make_executor
 from ..analysis.match_log import write_logs
-from ..analysis.simulation import RunSpec, compare, simulate
+from ..analysis.simulation import RunSpec, run, simulate, summarize
+from ..analysis.tournament import seat_orders, standings
+from ..bots import MAX_DECISIONS, make_bot
+from .progress import progress
+
+SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
 
 
-def add_run_arguments(parser) -> None:
-    parser.add_argument("-n", "--games", type=positive_int, required=True, help="number of games")
+def add_run_arguments(parser, games_required: bool = True) -> None:
+    parser.add_argument("-n", "--games", type=positive_int, required=games_required, help="number of games")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
     parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="processes to play on; the results are the same for any number")
+                        help="processes (or Ray tasks at a time) to play on; the results are the same for any number")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where to play: local processes (default) or a Ray cluster (pip install 'rulebook[ray]')")
+    parser.add_argument("--address", help="the Ray cluster to join (with --backend ray; default: a local Ray)")
+    parser.add_argument("--max-decisions", type=positive_int, default=MAX_DECISIONS, metavar="N",
+                        help=f"cut a game off after N decisions and report it as unfinished (default {MAX_DECISIONS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
 
 
@@ -38,31 +46,35 @@ def positive_int(text: str) -> int:
     return value
 
 
-def progress_bar(visible: bool) -> Progress:
-    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-               TimeRemainingColumn())
-    return Progress(*columns, console=Console(stderr=True), transient=True, disable=not visible)
-
-
-def run_games(game, specs, args, label=None, logs=False):
-    """Simulate with a progress bar; returns (summary, results)."""
+def check_specs(specs) -> None:
     for seat, spec in enumerate(specs):
         make_bot(spec, seat, 0)  # a wrong spec fails here, before any game starts
-    spec = RunSpec(game.path, dict(game.params), game.num_players, list(specs), args.seed, logs)
-    with progress_bar(not args.json and sys.stderr.isatty()) as progress:
-        task = progress.add_task(label or game.name, total=args.games)
-        return simulate(game, spec, args.games, args.jobs, lambda n: progress.advance(task, n))
+
+
+def run_spec(game, specs, args, logs=False) -> RunSpec:
+    return RunSpec(game.path, dict(game.params), game.num_players, list(specs), args.seed, logs,
+                   args.max_decisions)
+
+
+def executor_for(args):
+    return make_executor(args.backend, args.jobs, args.address)
 
 
 def public_summary(game, specs, args, summary) -> dict:
     head = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": list(specs),
-            "players": game.num_players, "params": game.params, "jobs": args.jobs}
+            "players": game.num_players, "params": game.params, "jobs": args.jobs, "backend": args.backend,
+            "max_decisions": args.max_decisions}
     return {**head, **summary}
 
 
 # ---- simulate -------------------------------------------------------------------------------------
 def cmd_simulate(args, game, specs) -> int:
-    summary, results = run_games(game, specs, args, logs=bool(args.log))
+    check_specs(specs)
+    if args.report:
+        report.check(args.report)  # before the run: a wrong path or a missing extra fails now
+    with executor_for(args) as executor, progress(args) as bar:
+        summary, results = simulate(game, run_spec(game, specs, args, bool(args.log)), args.games, executor,
+                                    bar.task(game.name, args.games))
     if args.log:
         write_logs(args.log, [r.log for r in results])
     result = public_summary(game, specs, args, summary)
@@ -82,19 +94,22 @@ def print_simulation(console: Console, game, result: dict) -> None:
     console.print(Text(f"{game.name}: {result['games']} games, seeds {first}..{last}", style="bold"))
     table = Table(box=None, padding=(0, 1))
     for name, justify in (("seat", "right"), ("player", "left"), ("bot", "left"), ("wins", "right"),
-                          ("win rate", "right"), ("95% CI", "right"), ("mean score", "right"),
-                          ("sd", "right")):
+                          ("win rate", "right"), ("95% CI", "right"), ("win share", "right"),
+                          ("mean score", "right"), ("sd", "right")):
         table.add_column(name, justify=justify, no_wrap=True)
     for seat, spec in enumerate(result["seats"]):
         lo, hi = result["win_rate_ci95"][seat]
         table.add_row(str(seat + 1), Text(game.player_names[seat]), Text(spec), str(result["wins"][seat]),
                       f"{100 * result['win_rates'][seat]:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%",
+                      f"{100 * result['win_share_rates'][seat]:.1f}%",
                       f"{result['mean_scores'][seat]:.2f}", f"{result['score_stdev'][seat]:.2f}")
     console.print(table)
-    console.print(f"shared wins: {result['shared_wins']} (a shared win counts for each sharer)")
+    console.print(f"win rate: games won, a shared win counting for each sharer; win share: a shared win "
+                  f"counts 1/k; fair share {100 / len(result['seats']):.1f}%")
     console.print(f"decisions per game: mean {result['mean_decisions']:.1f}, sd {result['decisions_stdev']:.1f}, "
                   f"{result['min_decisions']}..{result['max_decisions']} · "
-                  f"{result['games_per_second'] or 0:.1f} games/s on {result['jobs']} process(es)")
+                  f"{result['games_per_second'] or 0:.1f} games/s ({result['backend']}, {result['jobs']} job(s))")
+    print_sanity(console, result["sanity"], result["games"])
     console.print(Text("\ngame length (decisions)", style="bold"))
     for line in stats.histogram(result["lengths"], bins=8):
         console.print(Text(line))
@@ -104,87 +119,137 @@ def print_simulation(console: Console, game, result: dict) -> None:
             console.print(Text(line))
 
 
+def print_sanity(console: Console, report_: dict, games: int) -> None:
+    console.print(Text("\nsanity", style="bold"))
+    for line in sanity.lines(report_, games):
+        console.print(Text(f"  {line}"))
+    for warning in report_["warnings"]:
+        console.print(Text(f"  warning: {warning}", style="yellow"))
+
+
 # ---- compare --------------------------------------------------------------------------------------
 def cmd_compare(args, base_game, variant_game, specs) -> int:
     if base_game.num_players != variant_game.num_players:
         raise ParameterError("the two rulesets are played with different numbers of players",
                              hint="give --players")
-    base, _ = run_games(base_game, specs, args, f"base: {base_game.name}")
-    variant, _ = run_games(variant_game, specs, args, f"variant: {variant_game.name}")
-    verdict = compare(base, variant)
-    result = {"base": public_summary(base_game, specs, args, base),
-              "variant": public_summary(variant_game, specs, args, variant), "comparison": verdict}
+    check_specs(specs)
+    players = base_game.num_players
+    measure = paired.check_measure(args.measure, players)
+    batch = args.games or 200
+    max_games = args.max_games if args.until_significant else batch
+    if max_games < batch:
+        raise ParameterError(f"--max-games {max_games} is below the batch of {batch} games",
+                             hint="raise --max-games or lower -n")
+    looks = paired.planned_looks(batch, max_games)
+    threshold = paired.spending_threshold(looks) if args.until_significant else paired.ALPHA
+    base_spec, variant_spec = run_spec(base_game, specs, args), run_spec(variant_game, specs, args)
+    base, variant, stopped = [], [], None
+    with executor_for(args) as executor, progress(args) as bar:
+        tick = bar.task(f"{base_game.name} vs {variant_game.name}", 2 * max_games)
+        for look in range(1, looks + 1):
+            count = min(batch, max_games - len(base))
+            base += run(base_game, base_spec, count, on_game=tick, executor=executor, start=len(base))
+            variant += run(variant_game, variant_spec, count, on_game=tick, executor=executor, start=len(variant))
+            if args.until_significant:
+                row = paired.test(*paired.pairs(base, variant), measure)
+                if row["p"] < threshold:
+                    stopped = look
+                    break
+    verdict = paired.compare(base, variant, players)
+    verdict.update({"measure": measure, "batch": batch, "looks_planned": looks, "threshold": threshold,
+                    "sequential": bool(args.until_significant), "stopped_at_look": stopped})
+    if args.until_significant:
+        for row in verdict["rows"]:
+            row["significant"] = row["measure"] == measure and stopped is not None
+    result = {"base": public_summary(base_game, specs, args, summarize(base, players, 0)),
+              "variant": public_summary(variant_game, specs, args, summarize(variant, players, 0)),
+              "comparison": verdict}
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
-        return 0
-    console = Console(highlight=False)
-    console.print(Text(f"{args.games} games each, same seeds ({args.seed}..{args.seed + args.games - 1}) "
-                       f"and bots ({', '.join(specs)})", style="bold"))
-    console.print(Text(f"base:    {base_game.name} ({base_game.path})"))
-    console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
-    table = Table(box=None, padding=(0, 1))
-    for name, justify in (("measure", "left"), ("base", "right"), ("variant", "right"), ("p", "right"),
-                          ("sig.", "left"), ("test", "left")):
-        table.add_column(name, justify=justify, no_wrap=True)
-    for row in verdict["rows"]:
-        as_rate = row["measure"].startswith("win rate")
-        fmt = (lambda v: f"{100 * v:.1f}%") if as_rate else (lambda v: f"{v:.2f}")
-        mark = Text("*", style="bold red") if row["significant"] else Text("")
-        table.add_row(row["measure"], fmt(row["base"]), fmt(row["variant"]), f"{row['p']:.4f}", mark, row["test"])
-    console.print(table)
-    console.print("significant: p < 0.05, two-sided (z-test for win rates, Welch's t-test for means); "
-                  "score spread is best minus worst score of a game.  With many rows, expect one false "
-                  "alarm in twenty by chance.")
+    else:
+        print_comparison(Console(highlight=False), args, base_game, variant_game, specs, result)
     return 0
 
 
+def print_comparison(console, args, base_game, variant_game, specs, result) -> None:
+    verdict = result["comparison"]
+    games = len(result["base"]["lengths"])
+    console.print(Text(f"{games} games each, the same seeds ({args.seed}..{args.seed + games - 1}) and bots "
+                       f"({', '.join(specs)}), tested as pairs", style="bold"))
+    console.print(Text(f"base:    {base_game.name} ({base_game.path})"))
+    console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
+    table = Table(box=None, padding=(0, 1))
+    for name, justify in (("measure", "left"), ("base", "right"), ("variant", "right"), ("change", "right"),
+                          ("95% CI", "right"), ("effect", "right"), ("p", "right"), ("sig.", "left"),
+                          ("unpaired p", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for row in verdict["rows"]:
+        fmt = (lambda v: f"{100 * v:+.1f}%") if row["measure"].startswith("win") else (lambda v: f"{v:+.2f}")
+        plain = (lambda v: f"{100 * v:.1f}%") if row["measure"].startswith("win") else (lambda v: f"{v:.2f}")
+        mark = Text("*", style="bold red") if row["significant"] else Text("")
+        table.add_row(row["label"], plain(row["base"]), plain(row["variant"]), fmt(row["change"]),
+                      f"{fmt(row['ci95'][0])}..{fmt(row['ci95'][1])}", f"{row['effect_size']:.2f}",
+                      f"{row['p']:.4f}", mark, f"{row['p_unpaired']:.4f}")
+    console.print(table)
+    if verdict["sequential"]:
+        what = paired.label(verdict["measure"])
+        if verdict["stopped_at_look"]:
+            console.print(f"--until-significant: {what} differs (p < {verdict['threshold']:.4g}, the alpha "
+                          f"spent per look over {verdict['looks_planned']} planned looks of {verdict['batch']} "
+                          f"games) after {games} games; the other rows are for information only.")
+        else:
+            console.print(f"--until-significant: no significant change in {what} after {games} games "
+                          f"({verdict['looks_planned']} looks, each at p < {verdict['threshold']:.4g}); the "
+                          "change, if any, is smaller than these games can show.")
+    else:
+        console.print("sig.: p < 0.05, two-sided, tested as pairs (exact McNemar on the games one ruleset won "
+                      "and the other did not; paired t on the per-game changes). Effect: odds ratio of the "
+                      "discordant pairs for win rates, d_z for means. With many rows, expect one false alarm "
+                      "in twenty by chance.")
+    for side in ("base", "variant"):
+        for warning in result[side]["sanity"]["warnings"]:
+            console.print(Text(f"warning ({side}): {warning}", style="yellow"))
+
+
 # ---- tournament -----------------------------------------------------------------------------------
-def seat_orders(bots: list, players: int) -> list:
-    """Every seat order of the bots: each arrangement of distinct bots, or, with fewer bots than
-    seats, every assignment that uses at least two of them."""
-    if len(bots) >= players:
-        return [list(order) for order in itertools.permutations(bots, players)]
-    return [list(order) for order in itertools.product(bots, repeat=players) if len(set(order)) > 1]
-
-
 def cmd_tournament(args, game, bots: list) -> int:
     if len(set(bots)) < 2:
-        raise ParameterError("a tournament needs at least two different bots", hint="e.g. --bots mcts,random")
-    totals = {bot: {"games": 0, "wins": 0.0, "score": 0.0} for bot in bots}
+        raise ParameterError("a tournament needs at least two different bots", hint="e.g. --bots mcts,greedy")
+    check_specs(bots)
     orders = seat_orders(bots, game.num_players)
-    rows = []
-    for order in orders:
-        summary, results = run_games(game, order, args, " vs ".join(order))
-        rows.append({"seats": order, "win_rates": summary["win_rates"], "mean_scores": summary["mean_scores"]})
-        for seat, bot in enumerate(order):
-            totals[bot]["games"] += summary["games"]
-            totals[bot]["wins"] += summary["win_shares"][seat]
-            totals[bot]["score"] += sum(summary["scores"][seat])
-    standings = []
-    for bot, t in totals.items():
-        lo, hi = stats.wilson_interval(t["wins"], t["games"])
-        standings.append({"bot": bot, "games": t["games"], "win_share": round(t["wins"] / t["games"], 4),
-                          "ci95": [round(lo, 4), round(hi, 4)], "mean_score": round(t["score"] / t["games"], 3)})
-    standings.sort(key=lambda s: -s["win_share"])
+    rows, per_order = [], []
+    with executor_for(args) as executor, progress(args) as bar:
+        tick = bar.task(f"{game.name}: {len(orders)} seat orders", len(orders) * args.games)
+        for order in orders:
+            results = run(game, run_spec(game, order, args), args.games, on_game=tick, executor=executor)
+            summary = summarize(results, game.num_players, 0)
+            per_order.append((order, results))
+            rows.append({"seats": order, "win_rates": summary["win_rates"],
+                         "win_share_rates": summary["win_share_rates"], "mean_scores": summary["mean_scores"],
+                         "unfinished": summary["unfinished"]})
+    table_rows = standings(bots, per_order)
     if args.json:
         print(json.dumps({"game": game.name, "players": game.num_players, "games_per_order": args.games,
-                          "orders": rows, "standings": standings}, ensure_ascii=False))
+                          "orders": rows, "standings": table_rows}, ensure_ascii=False))
         return 0
     console = Console(highlight=False)
     console.print(Text(f"{game.name}: {len(orders)} seat orders × {args.games} games", style="bold"))
     table = Table(box=None, padding=(0, 2))
     for name, justify in (("bot", "left"), ("seat-games", "right"), ("win share", "right"),
-                          ("95% interval", "right"), ("mean score", "right")):
+                          ("95% interval", "right"), ("rating", "right"), ("rating 95%", "right"),
+                          ("mean score", "right")):
         table.add_column(name, justify=justify)
-    for s in standings:
+    for s in table_rows:
         table.add_row(Text(s["bot"]), str(s["games"]), f"{100 * s['win_share']:.1f}%",
-                      f"{100 * s['ci95'][0]:.1f}–{100 * s['ci95'][1]:.1f}%", f"{s['mean_score']:.2f}")
+                      f"{100 * s['ci95'][0]:.1f}–{100 * s['ci95'][1]:.1f}%", f"{s['rating']:.1f}",
+                      f"{s['rating_ci95'][0]:.1f}–{s['rating_ci95'][1]:.1f}", f"{s['mean_score']:.2f}")
     console.print(table)
-    detail = Table(box=None, padding=(0, 2), title="by seat order (win rate per seat)")
+    detail = Table(box=None, padding=(0, 2), title="by seat order (win share per seat)")
     detail.add_column("seats")
-    detail.add_column("win rates")
+    detail.add_column("win shares")
     for row in rows:
-        detail.add_row(Text(", ".join(row["seats"])), " / ".join(f"{100 * w:.0f}%" for w in row["win_rates"]))
+        detail.add_row(Text(", ".join(row["seats"])), " / ".join(f"{100 * w:.0f}%" for w in row["win_share_rates"]))
     console.print(detail)
-    console.print("A shared win counts as a share (1/number of winners).")
+    console.print("Win share: a win shared by k seats counts 1/k (fair share: 1/players). Rating: OpenSkill "
+                  "(Plackett-Luce) over every game, ordinal scale; interval: mu ± 1.96 sigma.")
     return 0

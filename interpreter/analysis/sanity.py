@@ -1,0 +1,83 @@
+"""The sanity report of a simulation: do the numbers describe the rules, or the bots?
+
+Weak bots make a game look different from the one people play: they pass out a game that still
+has free moves, share wins because nobody scored, or never finish.  The report counts what gives
+that away (games that ended within a few decisions, shared wins, how each game ended by the reason
+``end_game(reason)`` gave, how often options without parameters such as a pass were taken when
+other actions were legal, games cut off by the cap on decisions) and says in plain words when the
+figures look like bot artefacts.
+"""
+from __future__ import annotations
+
+SHORT_PER_PLAYER = 8       # a game "ends within a few decisions" at most this many per player
+SHORT_WARN = 0.2           # warn when more than this share of games are short
+SHARED_WARN = 0.2          # ... or shared
+NO_REASON = "unknown"      # the ruleset's end_game() gave no reason
+
+
+def report(results: list, players: int) -> dict:
+    games = len(results)
+    short_limit = SHORT_PER_PLAYER * players
+    short = sum(1 for r in results if r.finished and r.decisions <= short_limit)
+    finished = [r for r in results if r.finished]
+    shared = sum(1 for r in finished if len(r.winners) > 1)
+    reasons: dict = {}
+    for r in results:
+        key = (r.end_reason or NO_REASON) if r.finished else "unfinished (cut off by --max-decisions)"
+        reasons[key] = reasons.get(key, 0) + 1
+    plain: dict = {}
+    for r in results:
+        for name, (offered, chosen) in r.plain_choices.items():
+            count = plain.setdefault(name, [0, 0])
+            count[0] += offered
+            count[1] += chosen
+    choices = sorted(({"option": name, "offered": o, "chosen": c, "rate": round(c / o, 4)}
+                      for name, (o, c) in plain.items() if o), key=lambda row: -row["offered"])
+    result = {
+        "short_limit": short_limit,
+        "short_games": short,
+        "short_rate": round(short / games, 4) if games else 0.0,
+        "shared_wins": shared,
+        "shared_rate": round(shared / len(finished), 4) if finished else 0.0,
+        "unfinished": games - len(finished),
+        "end_reasons": dict(sorted(reasons.items(), key=lambda item: -item[1])),
+        "plain_choices": choices,
+    }
+    result["warnings"] = warnings(result, games)
+    return result
+
+
+def warnings(sanity: dict, games: int) -> list:
+    """Plain-words warnings when the figures look like artefacts of the bots or of the cap."""
+    found = []
+    if games and sanity["short_rate"] > SHORT_WARN:
+        plain = sanity["plain_choices"][0] if sanity["plain_choices"] else None  # the most offered
+        taken = f" ('{plain['option']}' was taken in {100 * plain['rate']:.0f}% of the decisions that offered " \
+                "it next to other actions)" if plain else ""
+        found.append(f"{100 * sanity['short_rate']:.0f}% of the games ended within {sanity['short_limit']} "
+                     f"decisions: the bots may be ending the game early (passing){taken} rather than playing "
+                     "it; these figures describe the bots more than the rules. Try stronger bots (flat, mcts).")
+    if sanity["shared_rate"] > SHARED_WARN:
+        found.append(f"{100 * sanity['shared_rate']:.0f}% of the finished games were shared wins: often a sign "
+                     "that nobody scored, i.e. of bots that do not play for points.")
+    if sanity["unfinished"]:
+        found.append(f"{sanity['unfinished']} game(s) did not end within the cap on decisions "
+                     "(--max-decisions) and are left out of win rates and scores: the rules may not "
+                     "always reach an end, or the bots may be stalling.")
+    return found
+
+
+def lines(sanity: dict, games: int) -> list:
+    """The report as lines of text for the terminal and the HTML report."""
+    out = [f"games that ended within {sanity['short_limit']} decisions: {sanity['short_games']} of {games} "
+           f"({100 * sanity['short_rate']:.1f}%)",
+           f"shared wins: {sanity['shared_wins']} ({100 * sanity['shared_rate']:.1f}% of finished games)"]
+    if sanity["unfinished"]:
+        out.append(f"unfinished (cut off by --max-decisions): {sanity['unfinished']}")
+    ends = ", ".join(f"{reason}: {count}" for reason, count in sanity["end_reasons"].items())
+    out.append(f"how games ended: {ends}")
+    if sanity["plain_choices"]:
+        rates = ", ".join(f"{row['option']} {100 * row['rate']:.0f}% of {row['offered']}"
+                          for row in sanity["plain_choices"][:4])
+        out.append(f"options without parameters taken when others were legal: {rates}")
+    return out

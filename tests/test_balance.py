@@ -1,0 +1,201 @@
+"""Balance tools: the cap on decisions, the sanity report, checks before a run, bot option limits,
+paired comparison with sequential stopping, tournament ratings."""
+import json
+
+import pytest
+
+from interpreter import load_game
+from interpreter.analysis import paired, stats
+from interpreter.analysis.simulation import RunSpec, run, summarize
+from interpreter.cli import main
+
+GAME = "la-famiglia"
+
+# A game of pure luck: each seat draws three cards from a shuffled deck; the highest total wins.
+# `bonus` adds points to seat 1 after the draw: a known effect that pairs of games share everything else.
+LUCK = """
+game: {name: Luck, players: 2}
+params:
+  bonus: {default: 0, min: 0, max: 100}
+  rounds: {default: 3, min: 1, max: 10}
+components:
+  card:
+    name: "card {value}"
+    attributes: {value: int}
+    in: deck
+    table: [{value: 1, count: 4}, {value: 2, count: 4}, {value: 3, count: 4}, {value: 5, count: 4},
+            {value: 8, count: 4}, {value: 13, count: 4}]
+zones:
+  deck: {visibility: count}
+  hand: {per: player, visibility: all}
+player_vars: {points: 0}
+setup: [shuffle(deck)]
+flow:
+  - repeat: rounds * num_players
+    do:
+      - choose:
+          prompt: draw
+          options:
+            draw: {effects: ["draw(deck, active.hand, 1)"]}
+      - active = next_player(active)
+  - active.points += bonus
+  - end_game()
+scoring:
+  score: "player.points + sum(c.value for c in player.hand)"
+"""
+
+
+def cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def luck(tmp_path):
+    path = tmp_path / "luck.yaml"
+    path.write_text(LUCK, encoding="utf-8")
+    return path
+
+
+def test_luck_ruleset_plays(luck):
+    game = load_game(str(luck))
+    results = run(game, RunSpec(game.path, dict(game.params), 2, ["random", "random"], 0), 5)
+    assert all(r.finished and r.winners for r in results)
+
+
+# ---- bot options ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:iterations=-1", "must be from 1"), ("mcts:seconds=nan", "must be from 0"),
+    ("mcts:seconds=inf", "must be from 0"), ("flat:rollouts=0", "must be from 1"),
+    ("greedy:samples=0", "must be from 1"), ("mcts:shared=1.5", "must be from 0 to 1"),
+])
+def test_bad_bot_options_are_rejected(capsys, spec, message):
+    code, _, err = cli(capsys, "simulate", GAME, "-n", 1, "--seats", f"{spec},random")
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+# ---- max decisions and the sanity report -----------------------------------------------------------
+def test_games_cut_off_are_reported_as_unfinished(capsys):
+    code, out, _ = cli(capsys, "simulate", "gangster", "--players", 2, "-n", 3, "--seats", "random,random",
+                       "--max-decisions", 20, "--json")
+    result = json.loads(out)
+    assert code == 0 and result["unfinished"] == 3 and result["finished"] == 0
+    assert result["max_decisions"] == 20 and all(n == 20 for n in result["lengths"])
+    assert result["sanity"]["end_reasons"] == {"unfinished (cut off by --max-decisions)": 3}
+    assert any("did not end" in w for w in result["sanity"]["warnings"])
+
+
+def test_play_with_bots_only_stops_with_an_error_at_the_cap(capsys):
+    code, _, err = cli(capsys, "play", "gangster", "--players", 2, "--seats", "random,random",
+                       "--seed", 1, "--max-decisions", 10)
+    assert code == 1 and "did not end within 10 decisions" in err
+
+
+def test_sanity_report_warns_about_games_passed_out(capsys):
+    code, out, _ = cli(capsys, "simulate", GAME, "-n", 200, "--seats", "greedy,random", "--seed", 1, "--json")
+    sanity = json.loads(out)["sanity"]
+    assert sanity["short_limit"] == 16 and sanity["short_rate"] > 0.5
+    assert sanity["end_reasons"] and sum(sanity["end_reasons"].values()) == 200
+    assert sanity["plain_choices"][0]["option"] == "pass"
+    assert any("ended within 16 decisions" in w for w in sanity["warnings"])
+
+
+def test_flat_bot_does_not_pass_out_la_famiglia(capsys):
+    """greedy against random passes out three games in four (test above); flat against itself rarely."""
+    code, out, _ = cli(capsys, "simulate", GAME, "-n", 8, "--seed", 1, "--json", "--jobs", 2)
+    result = json.loads(out)
+    assert result["seats"] == ["flat", "flat"]
+    assert result["sanity"]["short_rate"] <= 0.25 and result["mean_decisions"] > 40
+
+
+@pytest.mark.parametrize("report, message", [("missing/dir/x.html", "does not exist"),
+                                             ("x.pdf", "cannot write a report as '.pdf'")])
+def test_report_path_is_checked_before_the_run(capsys, tmp_path, report, message):
+    code, _, err = cli(capsys, "simulate", GAME, "-n", 100000, "--report", tmp_path / report)
+    assert code == 1 and message in err
+
+
+def test_png_report_needs_matplotlib_before_the_run(capsys, tmp_path, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    code, _, err = cli(capsys, "simulate", GAME, "-n", 100000, "--report", tmp_path / "x.png")
+    assert code == 1 and "needs matplotlib" in err
+
+
+# ---- paired comparison ----------------------------------------------------------------------------
+def test_paired_tests_agree_with_scipy():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    xs = [3, 5, 2, 8, 6, 5, 4, 7, 5, 6]
+    ys = [4, 6, 2, 9, 8, 5, 5, 8, 6, 6]
+    row = stats.paired_t(xs, ys)
+    assert abs(row["p"] - scipy_stats.ttest_rel(ys, xs).pvalue) < 1e-9
+    assert stats.binomial_two_sided_p(3, 15) == pytest.approx(scipy_stats.binomtest(3, 15).pvalue)
+
+
+def _luck_runs(luck, games, bonus):
+    base = load_game(str(luck))
+    variant = load_game(str(luck), params={"bonus": bonus})
+    spec = lambda g: RunSpec(g.path, dict(g.params), 2, ["random", "random"], 0)  # noqa: E731
+    return run(base, spec(base), games), run(variant, spec(variant), games)
+
+
+def test_paired_test_detects_a_small_effect_with_fewer_games_than_the_unpaired_one(luck):
+    """A bonus of 1 point to seat 1 (scores have sd ~9): the smallest number of games at which each
+    test finds the change in seat 1's score (p < 0.05)."""
+    base, variant = _luck_runs(luck, 400, 1)
+
+    def games_needed(key):
+        for n in range(10, 401, 10):
+            if paired.test(base[:n], variant[:n], "score:1")[key] < 0.05:
+                return n
+        return 10_000
+
+    paired_n, unpaired_n = games_needed("p"), games_needed("p_unpaired")
+    assert paired_n <= 20 < 100 <= unpaired_n
+    row = paired.test(base, variant, "score:1")
+    assert row["change"] == 1 and row["ci95"] == [1, 1]
+
+
+def test_compare_json_has_paired_rows(capsys, luck):
+    code, out, _ = cli(capsys, "compare", luck, luck, "--set", "rounds=2", "-n", 30, "--seats", "random,random",
+                       "--json")
+    result = json.loads(out)["comparison"]
+    assert code == 0 and result["games"] == 30
+    names = [row["measure"] for row in result["rows"]]
+    assert names == ["win:1", "win:2", "length", "spread", "score:1", "score:2"]
+    assert all(row["p"] == 1.0 and row["change"] == 0 for row in result["rows"])  # the same games
+
+
+def test_until_significant_stops_early_on_a_clear_change(capsys, tmp_path, luck):
+    variant = tmp_path / "bonus.yaml"
+    variant.write_text(f"extends: {luck.name}\nparams: {{bonus: {{default: 3}}}}\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "compare", luck, variant, "-n", 20, "--seats", "random,random", "--json",
+                       "--until-significant", "--measure", "score:1", "--max-games", 400)
+    result = json.loads(out)["comparison"]
+    assert code == 0 and result["stopped_at_look"] == 1 and result["looks_planned"] == 20
+    assert result["threshold"] == pytest.approx(0.05 / 20)
+    code, out, _ = cli(capsys, "compare", luck, luck, "-n", 20, "--seats", "random,random", "--json",
+                       "--until-significant", "--measure", "win:1", "--max-games", 60)
+    result = json.loads(out)["comparison"]
+    assert result["stopped_at_look"] is None and result["games"] == 60
+
+
+# ---- tournament ------------------------------------------------------------------------------------
+def test_tournament_ratings_have_intervals_and_order_the_bots(capsys):
+    code, out, _ = cli(capsys, "tournament", GAME, "--bots", "greedy,random", "-n", 60, "--seed", 3, "--json")
+    result = json.loads(out)
+    assert code == 0
+    top, bottom = result["standings"]
+    assert top["bot"] == "greedy" and top["rating"] > bottom["rating"]
+    for row in result["standings"]:
+        lo, hi = row["rating_ci95"]
+        assert lo <= row["rating"] <= hi and row["games"] == 120
+    assert abs(top["win_share"] + bottom["win_share"] - 1) < 1e-3  # shares of 2-player games add to 1
