@@ -10,7 +10,7 @@ import hashlib
 import math
 import random
 
-from dsl.errors import ParameterError
+from dsl.errors import ParameterError, RulebookError
 
 from ..actions import frozen
 
@@ -35,6 +35,33 @@ class Bot:
     def choose(self, state):
         """The action this bot takes in ``state``, where it is this bot's turn."""
         raise NotImplementedError
+
+    def best_by_samples(self, state, samples: int, make_judge):
+        """The legal action with the highest total value over ``samples`` determinized worlds (random
+        among equals).  For each world, ``make_judge()`` gives ``judge(after)``, the value of the
+        world after one action (it may play on); every action is judged on a copy of the same world.
+        A dealing the rules cannot go on from (see ``State.determinize``) is skipped."""
+        actions = state.legal_actions()
+        totals = [0.0] * len(actions)
+        for _ in range(samples):
+            try:
+                world = state.determinize(self.seat, self.rng)
+            except RulebookError:
+                continue
+            judge = make_judge()
+            by_key = {action_key(a): a for a in world.legal_actions()}
+            for i, action in enumerate(actions):
+                mirrored = by_key.get(action_key(action))
+                if mirrored is None:
+                    continue
+                after = world.clone()
+                try:
+                    after.apply_action(mirrored)
+                    totals[i] += judge(after)
+                except RulebookError:
+                    continue
+        best = max(totals)
+        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
 
 
 def action_key(action):

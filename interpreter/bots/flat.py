@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import random
 
-from dsl.errors import RulebookError
-
-from .base import Bot, action_key, register_bot
+from .base import Bot, register_bot
 from .greedy import lead
 from .mcts import outcome
 
@@ -45,29 +43,17 @@ class FlatBot(Bot):
         settings = self.settings
         depth, shared = settings["depth"], settings["shared"]
         samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
-        totals = [0.0] * len(actions)
-        for _ in range(samples):
-            try:
-                world = state.determinize(self.seat, self.rng)
-            except RulebookError:
-                continue
-            by_key = {action_key(a): a for a in world.legal_actions()}
-            playout_seed = self.rng.getrandbits(64)
-            for i, action in enumerate(actions):
-                mirrored = by_key.get(action_key(action))
-                if mirrored is None:
-                    continue
-                after = world.clone()
-                try:
-                    after.apply_action(mirrored)
-                    _playout(after, random.Random(playout_seed), depth, self.seat)
-                except RulebookError:
-                    continue  # a dealing the rules cannot go on from (see State.determinize)
+
+        def make_judge():
+            playout_seed = self.rng.getrandbits(64)  # one per world: every action meets the same luck
+
+            def judge(after):
+                _playout(after, random.Random(playout_seed), depth, self.seat)
                 margin = lead(after, self.seat)
-                value = _value(after, self.seat, seats, shared)
-                totals[i] += value + TIE_BREAK * margin / (1 + abs(margin))
-        best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+                return _value(after, self.seat, seats, shared) + TIE_BREAK * margin / (1 + abs(margin))
+            return judge
+
+        return self.best_by_samples(state, samples, make_judge)
 
 
 def _value(state, seat: int, seats: int, shared: float) -> float:

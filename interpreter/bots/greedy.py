@@ -1,9 +1,7 @@
 """The greedy bot: one action ahead by the ruleset's evaluation."""
 from __future__ import annotations
 
-from dsl.errors import RulebookError
-
-from .base import Bot, action_key, register_bot
+from .base import Bot, register_bot
 
 
 def lead(state, seat: int) -> float:
@@ -31,19 +29,5 @@ class GreedyBot(Bot):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        totals = [0.0] * len(actions)
-        for _ in range(max(1, self.settings["samples"])):
-            world = state.determinize(self.seat, self.rng)
-            by_key = {action_key(a): a for a in world.legal_actions()}
-            for i, action in enumerate(actions):
-                mirrored = by_key.get(action_key(action))
-                if mirrored is None:
-                    continue
-                after = world.clone()
-                try:
-                    after.apply_action(mirrored)
-                except RulebookError:
-                    continue  # a dealing the rules cannot go on from (see State.determinize)
-                totals[i] += lead(after, self.seat)
-        best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+        judge = lambda after: lead(after, self.seat)  # noqa: E731
+        return self.best_by_samples(state, max(1, self.settings["samples"]), lambda: judge)
