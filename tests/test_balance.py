@@ -1,6 +1,7 @@
 """Balance tools: the cap on decisions, the sanity report, checks before a run, bot option limits,
 paired comparison with sequential stopping, tournament ratings."""
 import json
+import os
 
 import pytest
 
@@ -45,6 +46,11 @@ scoring:
 """
 
 
+def extra(module: str):
+    """An extra's module: a skip when it is missing outside CI, a failure in CI."""
+    return __import__(module, fromlist=["_"]) if os.environ.get("CI") else pytest.importorskip(module)
+
+
 def cli(capsys, *argv):
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
@@ -81,7 +87,7 @@ def test_games_cut_off_are_reported_as_unfinished(capsys):
                        "--max-decisions", 20, "--json")
     result = json.loads(out)
     assert code == 0 and result["unfinished"] == 3 and result["finished"] == 0
-    assert result["max_decisions"] == 20 and all(n == 20 for n in result["lengths"])
+    assert result["decision_cap"] == 20 and all(n == 20 for n in result["lengths"])
     assert result["sanity"]["end_reasons"] == {"unfinished (cut off by --max-decisions)": 3}
     assert any("did not end" in w for w in result["sanity"]["warnings"])
 
@@ -132,7 +138,7 @@ def test_png_report_needs_matplotlib_before_the_run(capsys, tmp_path, monkeypatc
 
 # ---- paired comparison ----------------------------------------------------------------------------
 def test_paired_tests_agree_with_scipy():
-    scipy_stats = pytest.importorskip("scipy.stats")
+    scipy_stats = extra("scipy.stats")
     xs = [3, 5, 2, 8, 6, 5, 4, 7, 5, 6]
     ys = [4, 6, 2, 9, 8, 5, 5, 8, 6, 6]
     row = stats.paired_t(xs, ys)
@@ -199,3 +205,73 @@ def test_tournament_ratings_have_intervals_and_order_the_bots(capsys):
         lo, hi = row["rating_ci95"]
         assert lo <= row["rating"] <= hi and row["games"] == 120
     assert abs(top["win_share"] + bottom["win_share"] - 1) < 1e-3  # shares of 2-player games add to 1
+
+
+# ---- sweep ----------------------------------------------------------------------------------------
+def _int_params():
+    from pathlib import Path
+    from interpreter.cli.info import param_rows
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    for path in sorted(root.glob("*.yaml")) + sorted(root.glob("classic/*.yaml")):
+        for row in param_rows(load_game(str(path))):
+            if row["type"] == "int":
+                low, _, high = row["allowed"].partition("..")
+                other = row["default"] + 1 if high in ("…", "") or row["default"] < int(high) else row["default"] - 1
+                yield pytest.param(str(path), row["name"], row["default"], other, id=f"{path.stem}-{row['name']}")
+
+
+@pytest.mark.parametrize("ruleset, name, default, other", list(_int_params()))
+def test_sweep_runs_every_shipped_whole_number_parameter(capsys, ruleset, name, default, other):
+    players = load_game(ruleset).num_players
+    code, out, err = cli(capsys, "sweep", ruleset, "--set", f"{name}={default},{other}", "-n", 1,
+                         "--seats", ",".join(["random"] * players), "--max-decisions", 3000, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert [p["params"][name] for p in result["points"]] == [default, other]
+    assert all(p["games"] == 1 for p in result["points"])
+
+
+def test_sweep_grid_of_two_parameters_and_its_report(capsys, tmp_path):
+    report = tmp_path / "grid.html"
+    code, out, _ = cli(capsys, "sweep", GAME, "--set", "street_size=4..6", "--set", "open_hands=true,false",
+                       "--set", "reduction_lasts_turn=false", "-n", 3, "--seats", "random,random",
+                       "--report", report)
+    assert code == 0 and "street_size" in out and "open_hands" in out
+    page = report.read_text(encoding="utf-8")
+    assert page.count("<svg") == 2 and "http://www.w3.org/2000/svg" in page
+    assert "src=" not in page and "https:" not in page and "<script" not in page  # self-contained
+    assert "reduction_lasts_turn" in page
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--set", "street_size=6"], "nothing to sweep"),
+    (["--set", "street_size=8..4"], "runs backwards"),
+    (["--set", "street_size=4..6", "--set", "open_hands=true,false", "--set", "joker_only_with_one_match=true,false"],
+     "one or two parameters"),
+    (["--set", "street_size=4,,6"], "empty value"),
+    (["--set", "street_size=40,41"], "street_size"),
+])
+def test_sweep_errors_are_clear(capsys, argv, message):
+    code, _, err = cli(capsys, "sweep", GAME, "-n", 1, *argv)
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+# ---- reports ----------------------------------------------------------------------------------------
+def test_simulation_report_is_self_contained_with_shared_whole_number_bins(capsys, tmp_path):
+    from interpreter.analysis import charts
+    report = tmp_path / "r.html"
+    code, _, _ = cli(capsys, "simulate", "gangster", "-n", 4, "--seats", "random,random,random,random",
+                     "--report", report)
+    page = report.read_text(encoding="utf-8")
+    assert code == 0 and "<script" not in page and "src=" not in page
+    assert page.count("<svg") == 2 + 4  # win shares, length, one score panel per seat
+    assert "fair share 25%" in page and "Sanity" in page and "target" in page
+    assert charts.whole_bins([[0, 3, 7], [2, 12]]) == (0, 1, 13)
+    assert charts.whole_bins([[0, 100]]) == (0, 5, 21)
+
+
+def test_png_report(capsys, tmp_path):
+    extra("matplotlib")
+    report = tmp_path / "r.png"
+    code, _, _ = cli(capsys, "simulate", GAME, "-n", 4, "--seats", "random,random", "--report", report)
+    assert code == 0 and report.read_bytes()[:4] == b"\x89PNG"

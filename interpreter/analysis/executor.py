@@ -8,6 +8,7 @@ executor gives the same results for the same run: one process, ``--jobs N`` or `
 from __future__ import annotations
 
 import multiprocessing
+from pathlib import Path
 
 from dsl.errors import ParameterError
 
@@ -88,8 +89,11 @@ class RayExecutor(Executor):
         self.jobs = jobs
         self.started_here = not ray.is_initialized()
         if self.started_here:
-            options = {"address": address} if address else {"num_cpus": num_cpus or jobs}
-            ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **options)
+            options = {"address": address} if address else {"num_cpus": num_cpus or jobs, "include_dashboard": False}
+            # workers import this checkout (the same path on every node of a cluster)
+            root = str(Path(__file__).resolve().parents[2])
+            ray.init(log_to_driver=False, logging_level="ERROR",
+                     runtime_env={"env_vars": {"PYTHONPATH": root}}, **options)
         self.task = ray.remote(play_chunk)
 
     def run(self, spec, games: int, start: int = 0):

@@ -1,36 +1,42 @@
-"""Simulation reports as pictures: a self-contained HTML page with SVG charts, or a PNG.
+"""Simulation and sweep reports as pictures: a self-contained HTML page with inline SVG charts, or a PNG.
 
-The HTML report needs nothing beyond the standard library.  PNG needs matplotlib
-(``pip install 'rulebook[report]'``); without it the command says so.
+The HTML report needs nothing beyond the standard library and loads nothing from the network.  PNG
+needs matplotlib (``pip install 'rulebook[report]'``); :func:`check` says so before a run starts.
 """
 from __future__ import annotations
 
 import html
+import json
 import os
 from pathlib import Path
 
 from dsl.errors import ParameterError
 
-from . import stats
+from . import charts, sanity, stats
 
-WIDTH, BAR_HEIGHT = 520, 22
+STYLE = ("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}"
+         "h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin:1.2em 0 .4em}"
+         "table{border-collapse:collapse;margin:.4em 0}td,th{padding:2px 10px;text-align:left;"
+         "border-bottom:1px solid #ddd}th{background:#f3f3f3}.grid{display:flex;flex-wrap:wrap;gap:8px}"
+         ".panel{border:1px solid #e3e3e3;border-radius:4px}.warn{color:#8a5a00;background:#fff6dd;"
+         "padding:4px 8px;border-left:3px solid #e0a000;margin:4px 0}p.note{color:#555;font-size:.9em}")
 
 
-def check(path: str) -> None:
+def check(path: str, formats=(".html", ".htm", ".png")) -> None:
     """Fail now, before a long run, if the report cannot be written: unknown format, a folder that
     does not exist or cannot be written, or matplotlib missing for a PNG."""
     target = Path(path)
     suffix = target.suffix.lower()
-    if suffix not in (".html", ".htm", ".png"):
+    if suffix not in formats:
         raise ParameterError(f"cannot write a report as '{suffix or path}'", hint="use FILE.html or FILE.png")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise ParameterError(f"cannot write the report {path}: the folder {folder} does not exist",
                              hint="create it first, or write the report elsewhere")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise ParameterError(f"cannot write the report {path}: permission denied", hint="choose another path")
     if target.is_dir():
         raise ParameterError(f"cannot write the report {path}: it is a folder", hint="name a file")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise ParameterError(f"cannot write the report {path}: permission denied", hint="choose another path")
     if suffix == ".png":
         _pyplot()
 
@@ -46,83 +52,214 @@ def _pyplot():
     return plt
 
 
+def _is_png(path: str) -> bool:
+    return Path(path).suffix.lower() == ".png"
+
+
 def write(path: str, game, result: dict) -> None:
-    suffix = Path(path).suffix.lower()
-    if suffix in (".html", ".htm"):
-        Path(path).write_text(html_report(game, result), encoding="utf-8")
-    elif suffix == ".png":
+    """The report of a simulation."""
+    check(path)
+    if _is_png(path):
         png_report(path, game, result)
     else:
-        raise ParameterError(f"cannot write a report as '{suffix or path}'", hint="use FILE.html or FILE.png")
+        Path(path).write_text(html_report(game, result), encoding="utf-8")
 
 
-def _bars(rows) -> str:
-    """A horizontal bar chart: rows of (label, value 0..1, interval or None, text)."""
-    height = BAR_HEIGHT * len(rows) + 10
-    parts = [f'<svg width="{WIDTH + 260}" height="{height}" xmlns="http://www.w3.org/2000/svg">']
-    for i, (label, value, interval, text) in enumerate(rows):
-        y = 5 + i * BAR_HEIGHT
-        parts.append(f'<text x="0" y="{y + 15}" font-size="13">{html.escape(label)}</text>')
-        parts.append(f'<rect x="160" y="{y + 3}" width="{WIDTH * value:.1f}" height="{BAR_HEIGHT - 8}" '
-                     'fill="#4a7bb7"/>')
-        if interval:
-            lo, hi = interval
-            parts.append(f'<line x1="{160 + WIDTH * lo:.1f}" x2="{160 + WIDTH * hi:.1f}" y1="{y + 10}" '
-                         f'y2="{y + 10}" stroke="#222" stroke-width="2"/>')
-        parts.append(f'<text x="{170 + WIDTH}" y="{y + 15}" font-size="13">{html.escape(text)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+def write_sweep(path: str, game, result: dict) -> None:
+    """The report of a sweep."""
+    check(path)
+    if _is_png(path):
+        png_sweep(path, game, result)
+    else:
+        Path(path).write_text(html_sweep(game, result), encoding="utf-8")
 
 
-def _histogram_rows(values, bins=10):
-    values = list(values)
-    if not values:
-        return []
-    lo, hi = min(values), max(values)
-    step = (hi - lo) / bins or 1
-    counts = [0] * bins
-    for v in values:
-        counts[min(bins - 1, int((v - lo) / step))] += 1
-    top = max(counts)
-    return [(f"{lo + i * step:.1f} – {lo + (i + 1) * step:.1f}", c / top, None, str(c))
-            for i, c in enumerate(counts)]
+def _page(title: str, body: list) -> str:
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+
+
+def _table(header: list, rows: list) -> str:
+    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _params_table(game, params: dict, swept=()) -> str:
+    specs = game.ruleset.param_specs
+    rows = [(name, "swept" if name in swept else json.dumps(value),
+             json.dumps(specs.get(name, {}).get("default")),
+             " ".join(str(specs.get(name, {}).get("description", "")).split()))
+            for name, value in params.items()]
+    return _table(["parameter", "value", "default", "description"], rows) if rows else "<p>No parameters.</p>"
+
+
+def _sanity_html(report: dict, games: int) -> str:
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in sanity.lines(report, games))
+    warnings = "".join(f"<div class='warn'>warning: {html.escape(w)}</div>" for w in report["warnings"])
+    return f"<ul>{lines}</ul>{warnings}"
+
+
+def seat_labels(game, result: dict) -> list:
+    return [f"{game.player_names[s]} ({spec})" for s, spec in enumerate(result["seats"])]
 
 
 def html_report(game, result: dict) -> str:
-    seats = result["seats"]
-    wins = [(f"seat {s + 1} {game.player_names[s]} ({seats[s]})", result["win_rates"][s],
-             result["win_rate_ci95"][s], f"{100 * result['win_rates'][s]:.1f}%") for s in range(len(seats))]
-    sections = [f"<h1>{html.escape(game.name)}</h1>",
-                f"<p>{result['games']} games, seeds {result['seed']}..{result['seed'] + result['games'] - 1}, "
-                f"parameters {html.escape(str(result['params']))}; {result['shared_wins']} shared wins; "
-                f"{result['games_per_second']} games/s.</p>",
-                "<h2>Win rate per seat (line: 95% Wilson interval)</h2>", _bars(wins),
-                f"<h2>Game length in decisions (mean {result['mean_decisions']}, "
-                f"sd {result['decisions_stdev']})</h2>", _bars(_histogram_rows(result["lengths"]))]
-    for s in range(len(seats)):
-        sections.append(f"<h2>Scores of seat {s + 1} ({html.escape(game.player_names[s])}): mean "
-                        f"{result['mean_scores'][s]}, sd {result['score_stdev'][s]}</h2>")
-        sections.append(_bars(_histogram_rows(result["scores"][s])))
-    body = "\n".join(sections)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(game.name)} simulation"
-            f"</title><style>body{{font-family:sans-serif;margin:2em}}</style></head><body>{body}</body></html>\n")
+    seats = len(result["seats"])
+    labels = seat_labels(game, result)
+    finished = result["finished"]
+    shares = result["win_share_rates"]
+    intervals = [stats.wilson_interval(s, finished) for s in result["win_shares"]]
+    first, last = result["seed"], result["seed"] + result["games"] - 1
+    body = [f"<h1>{html.escape(game.name)}: {result['games']} games</h1>",
+            f"<p>Seeds {first}..{last}; {seats} players; bots: {html.escape(', '.join(labels))}; "
+            f"{result['games_per_second'] or 0:g} games/s; at most {result.get('decision_cap', '?')} decisions "
+            "per game.</p>",
+            "<h2>Parameters</h2>", _params_table(game, result["params"]),
+            "<h2>Sanity: do these numbers describe the rules or the bots?</h2>",
+            _sanity_html(result["sanity"], result["games"]),
+            "<h2>Results</h2>",
+            charts.grid([charts.rate_bars("Win share per seat", [label.replace(" (", "\n(") for label in labels],
+                                          shares, intervals, 1 / seats,
+                                          ylabel="win share (shared win = 1/k)"),
+                         charts.histograms(["Game length"], [result["lengths"]], "decisions per game")[0]]),
+            "<p class='note'>Bars: 95% Wilson intervals; dashed line: the fair share 1/players. Histograms: "
+            "share of games per whole-number bin, with the mean.</p>",
+            "<h2>Final scores per seat (same bins and scale in every panel)</h2>",
+            charts.grid(charts.histograms([f"Score of {label}" for label in labels], result["scores"], "final score")),
+            "<p class='note'>Mean scores: " + html.escape(", ".join(
+                f"{label} {m:.2f} (sd {sd:.2f})" for label, m, sd in
+                zip(labels, result["mean_scores"], result["score_stdev"]))) + ".</p>"]
+    return _page(f"{game.name} simulation", body)
+
+
+def html_sweep(game, result: dict) -> str:
+    names, players, points = result["swept"], result["players"], result["points"]
+    labels = [f"{game.player_names[s]} ({spec})" for s, spec in enumerate(result["seats"])]
+    body = [f"<h1>{html.escape(game.name)}: sweep of {html.escape(' × '.join(names))}</h1>",
+            f"<p>{len(points)} settings × {result['games_per_point']} games, seeds {result['seed']}.."
+            f"{result['seed'] + result['games_per_point'] - 1} at every setting; bots: "
+            f"{html.escape(', '.join(labels))}.</p>",
+            "<h2>Parameters</h2>", _params_table(game, {**{n: None for n in names}, **result["fixed"]}, names)]
+    if len(names) == 1:
+        name = names[0]
+        raw = [p["params"][name] for p in points]
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw)
+        xs = raw if numeric else list(range(len(raw)))
+        xl = None if numeric else [json.dumps(v) for v in raw]
+        panels = [charts.lines("Win share per seat", xs,
+                               [(labels[s], [p["win_share"][s] for p in points], [p["win_share_ci95"][s] for p in points])
+                                for s in range(players)], name, "win share", percent=True, fair=1 / players, x_labels=xl),
+                  charts.lines("Game length", xs, [("mean decisions", [p["mean_decisions"] for p in points],
+                                                   [p["decisions_ci95"] for p in points])], name,
+                               "decisions per game", x_labels=xl),
+                  charts.lines("Mean final score per seat", xs,
+                               [(labels[s], [p["mean_scores"][s] for p in points], [p["score_ci95"][s] for p in points])
+                                for s in range(players)], name, "mean score", x_labels=xl)]
+        body += ["<h2>How the results move with " + html.escape(name) + "</h2>", charts.grid(panels),
+                 "<p class='note'>Bands: 95% intervals (Wilson for win shares, normal for means); dashed line: "
+                 "the fair share.</p>"]
+    else:
+        xs = sorted({json.dumps(p["params"][names[0]]) for p in points}, key=lambda t: _order(t))
+        ys = sorted({json.dumps(p["params"][names[1]]) for p in points}, key=lambda t: _order(t))
+        cell = {(json.dumps(p["params"][names[0]]), json.dumps(p["params"][names[1]])): p for p in points}
+        panels = [charts.heatmap(f"Win share of seat 1 ({labels[0]})", xs, ys,
+                                 {k: p["win_share"][0] for k, p in cell.items()}, names[0], names[1], percent=True),
+                  charts.heatmap("Mean decisions per game", xs, ys,
+                                 {k: p["mean_decisions"] for k, p in cell.items()}, names[0], names[1])]
+        body += ["<h2>Grid</h2>", charts.grid(panels)]
+    rows = []
+    for p in points:
+        rows.append([json.dumps(p["params"][n]) for n in names]
+                    + [f"{100 * s:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})" for s, (lo, hi) in zip(p["win_share"], p["win_share_ci95"])]
+                    + [f"{p['mean_decisions']:.1f}", f"{100 * p['short_rate']:.0f}%", f"{100 * p['shared_rate']:.0f}%"])
+    body += ["<h2>Table</h2>", _table(names + [f"win share {label}" for label in labels]
+                                      + ["mean decisions", "short games", "shared wins"], rows)]
+    warned = [f"{', '.join(f'{k}={json.dumps(v)}' for k, v in p['params'].items())}: {w}"
+              for p in points for w in p["warnings"]]
+    body += [f"<div class='warn'>warning ({html.escape(w)})</div>" for w in warned[:10]]
+    return _page(f"{game.name} sweep", body)
+
+
+def _order(text: str):
+    value = json.loads(text)
+    return (0, value, "") if isinstance(value, (int, float)) else (1, 0, str(value))
 
 
 def png_report(path: str, game, result: dict) -> None:
     plt = _pyplot()
     seats = len(result["seats"])
-    fig, axes = plt.subplots(1, 2 + seats, figsize=(4 * (2 + seats), 3.5))
-    rates = result["win_rates"]
-    errors = [[r - lo for r, (lo, _) in zip(rates, result["win_rate_ci95"])],
-              [hi - r for r, (_, hi) in zip(rates, result["win_rate_ci95"])]]
-    axes[0].bar([game.player_names[s] for s in range(seats)], rates, yerr=errors, capsize=4)
-    axes[0].set_title("win rate (95% CI)")
-    axes[1].hist(result["lengths"], bins=15)
-    axes[1].set_title("decisions per game")
+    labels = seat_labels(game, result)
+    columns = min(4, seats + 2)
+    rows = -(-(seats + 2) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.4 * rows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    shares = result["win_share_rates"]
+    intervals = [stats.wilson_interval(s, result["finished"]) for s in result["win_shares"]]
+    ax = flat[0]
+    ax.bar(range(seats), shares, yerr=[[r - lo for r, (lo, _) in zip(shares, intervals)],
+                                       [hi - r for r, (_, hi) in zip(shares, intervals)]], capsize=4)
+    ax.axhline(1 / seats, linestyle="--", color="#333", label=f"fair share {100 / seats:.0f}%")
+    ax.set_xticks(range(seats), [game.player_names[s] for s in range(seats)])
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax.set_ylabel("win share")
+    ax.set_title("Win share per seat (95% CI)")
+    ax.legend(fontsize=8)
+    lo, width, count = charts.whole_bins([result["lengths"]])
+    _hist(flat[1], result["lengths"], lo, width, count, "Game length", "decisions per game")
+    lo, width, count = charts.whole_bins(result["scores"])
+    top = 0
     for s in range(seats):
-        axes[2 + s].hist(result["scores"][s], bins=15)
-        axes[2 + s].set_title(f"scores {game.player_names[s]} (mean {stats.mean(result['scores'][s]):.1f})")
+        top = max(top, _hist(flat[2 + s], result["scores"][s], lo, width, count, f"Score of {labels[s]}", "final score"))
+    for s in range(seats):
+        flat[2 + s].set_ylim(0, top * 1.1)
+    for ax in flat[seats + 2:]:
+        ax.axis("off")
     fig.suptitle(f"{game.name}: {result['games']} games")
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _hist(ax, values, lo, width, count, title, xlabel) -> float:
+    edges = [lo + k * width for k in range(count + 1)]
+    weights = [1 / len(values)] * len(values) if values else []
+    heights, _, _ = ax.hist(values, bins=edges, weights=weights, edgecolor="white")
+    ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share of games")
+    ax.grid(axis="y", alpha=0.3)
+    return max(heights, default=0)
+
+
+def png_sweep(path: str, game, result: dict) -> None:
+    plt = _pyplot()
+    names, players, points = result["swept"], result["players"], result["points"]
+    if len(names) != 1:
+        raise ParameterError("a PNG sweep report draws one parameter", hint="write FILE.html for a grid of two")
+    xs = [p["params"][names[0]] for p in points]
+    positions = xs if all(isinstance(x, int) and not isinstance(x, bool) for x in xs) else list(range(len(xs)))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for s in range(players):
+        axes[0].errorbar(positions, [p["win_share"][s] for p in points],
+                         yerr=[[p["win_share"][s] - p["win_share_ci95"][s][0] for p in points],
+                               [p["win_share_ci95"][s][1] - p["win_share"][s] for p in points]],
+                         marker="o", capsize=3, label=game.player_names[s])
+    axes[0].axhline(1 / players, linestyle="--", color="#333", label="fair share")
+    axes[0].set_ylim(0, 1)
+    axes[0].yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    axes[0].set(title="Win share per seat (95% CI)", xlabel=names[0], ylabel="win share")
+    axes[0].legend(fontsize=8)
+    axes[1].errorbar(positions, [p["mean_decisions"] for p in points],
+                     yerr=[[p["mean_decisions"] - p["decisions_ci95"][0] for p in points],
+                           [p["decisions_ci95"][1] - p["mean_decisions"] for p in points]], marker="o", capsize=3)
+    axes[1].set(title="Game length (95% CI)", xlabel=names[0], ylabel="decisions per game")
+    for ax in axes:
+        ax.set_xticks(positions, [str(x) for x in xs])
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"{game.name}: sweep of {names[0]}, {result['games_per_point']} games per value")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -51,7 +51,7 @@ def warnings(sanity: dict, games: int) -> list:
     """Plain-words warnings when the figures look like artefacts of the bots or of the cap."""
     found = []
     if games and sanity["short_rate"] > SHORT_WARN:
-        plain = sanity["plain_choices"][0] if sanity["plain_choices"] else None  # the most offered
+        plain = max(sanity["plain_choices"], key=lambda row: row["chosen"], default=None)  # the most taken
         taken = f" ('{plain['option']}' was taken in {100 * plain['rate']:.0f}% of the decisions that offered " \
                 "it next to other actions)" if plain else ""
         found.append(f"{100 * sanity['short_rate']:.0f}% of the games ended within {sanity['short_limit']} "

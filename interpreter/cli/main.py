@@ -16,7 +16,7 @@ from rich.text import Text
 
 from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
 
-from . import info as cli_info, sim as cli_sim
+from . import info as cli_info, sim as cli_sim, sweep as cli_sweep
 from ..bots import MAX_DECISIONS
 from ..bots import bot_seed, make_bot, play_game, split_specs
 from ..game import find_ruleset, load_game
@@ -105,6 +105,18 @@ def build_parser() -> argparse.ArgumentParser:
                              help="with --until-significant: the measure to test: win:SEAT, score:SEAT, "
                                   "length or spread (default win:1, the first seat's win rate)")
     compare_cmd.set_defaults(run=cmd_compare)
+
+    sweep = commands.add_parser("sweep", help="simulate every value of one or two parameters with the same "
+                                "seeds and bots, and show how the results move")
+    sweep.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    sweep.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
+                       metavar="NAME=VALUES", help="NAME=v1,v2,... or NAME=a..b sweeps the parameter (one or "
+                                                   "two of them); NAME=VALUE fixes it (repeatable)")
+    sweep.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_BOT})")
+    sweep.add_argument("--players", type=_positive_int, help="number of players")
+    sweep.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
+    cli_sim.add_run_arguments(sweep)
+    sweep.set_defaults(run=cmd_sweep)
 
     tournament = commands.add_parser("tournament", help="play bots against each other in every seat order")
     tournament.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
@@ -391,6 +403,11 @@ def cmd_compare(args) -> int:
     base = load_game(args.base, params=settings, players=args.players)
     variant = load_game(args.variant, params=settings, players=args.players or base.num_players)
     return cli_sim.cmd_compare(args, base, variant, seat_specs(args.seats, base, SIM_BOT, SIM_BOT))
+
+
+def cmd_sweep(args) -> int:
+    """Every value of the swept parameters, N games each, as a table, JSON or a chart."""
+    return cli_sweep.cmd_sweep(args, lambda text, game: seat_specs(text, game, SIM_BOT, SIM_BOT))
 
 
 def cmd_tournament(args) -> int:

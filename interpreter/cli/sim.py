@@ -63,7 +63,7 @@ def executor_for(args):
 def public_summary(game, specs, args, summary) -> dict:
     head = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": list(specs),
             "players": game.num_players, "params": game.params, "jobs": args.jobs, "backend": args.backend,
-            "max_decisions": args.max_decisions}
+            "decision_cap": args.max_decisions}
     return {**head, **summary}
 
 

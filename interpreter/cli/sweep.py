@@ -1,0 +1,77 @@
+"""The ``sweep`` command: simulate every value of one or two parameters with the same seeds and bots."""
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis import report, sweep
+from ..analysis.simulation import simulate
+from ..game import load_game
+from .progress import progress
+from .sim import check_specs, executor_for, run_spec
+
+
+def cmd_sweep(args, seat_specs) -> int:
+    fixed, names, points = sweep.plan(args.settings)
+    games = [load_game(args.game, params={**fixed, **point}, players=args.players) for point in points]
+    first = games[0]
+    specs = seat_specs(args.seats, first)
+    check_specs(specs)
+    if args.report:
+        report.check(args.report, formats=(".html", ".htm", ".png"))
+    rows = []
+    with executor_for(args) as executor, progress(args) as bar:
+        tick = bar.task(f"{first.name}: {len(points)} settings", len(points) * args.games)
+        for point, game in zip(points, games):
+            summary, _ = simulate(game, run_spec(game, specs, args), args.games, executor, tick)
+            rows.append(sweep.point_summary({n: game.params[n] for n in names}, summary, game.num_players))
+    result = {"game": first.name, "ruleset": first.path, "players": first.num_players, "seats": specs,
+              "seed": args.seed, "games_per_point": args.games, "swept": names,
+              "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows}
+    if args.report:
+        report.write_sweep(args.report, first, result)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+        return 0
+    print_sweep(Console(highlight=False), first, result)
+    if args.report:
+        print(f"report written to {args.report}")
+    return 0
+
+
+def print_sweep(console: Console, game, result: dict) -> None:
+    names, players = result["swept"], result["players"]
+    console.print(Text(f"{game.name}: {len(result['points'])} settings × {result['games_per_point']} games, "
+                       f"seeds {result['seed']}..{result['seed'] + result['games_per_point'] - 1}, "
+                       f"bots {', '.join(result['seats'])}", style="bold"))
+    table = Table(box=None, padding=(0, 1))
+    for name in names:
+        table.add_column(Text(name), justify="right")
+    for seat in range(players):
+        table.add_column(f"{game.player_names[seat]} win %", justify="right")
+    for header in ("seat 1 vs fair", "decisions", "mean score", "short", "shared"):
+        table.add_column(header, justify="right")
+    for row in result["points"]:
+        cells = [json.dumps(row["params"][n]) for n in names]
+        for share, (lo, hi) in zip(row["win_share"], row["win_share_ci95"]):
+            cells.append(f"{100 * share:.0f} ({100 * lo:.0f}–{100 * hi:.0f})")
+        lo, hi = row["decisions_ci95"]
+        mean_score = sum(row["mean_scores"]) / players
+        cells += [f"{100 * row['first_seat_advantage']:+.0f} pts", f"{row['mean_decisions']:.1f} ({lo:.0f}–{hi:.0f})",
+                  f"{mean_score:.1f}", f"{100 * row['short_rate']:.0f}%", f"{100 * row['shared_rate']:.0f}%"]
+        table.add_row(*cells)
+    console.print(table)
+    console.print(f"win %: win share with its 95% interval, a win shared by k counting 1/k (fair share "
+                  f"{100 / players:.0f}%); decisions: mean with its 95% interval; seat 1 vs fair: "
+                  "the first seat's share minus the fair share, in percentage points; short: games that "
+                  "ended within a few decisions; fixed: " +
+                  (", ".join(f"{k}={json.dumps(v)}" for k, v in result["fixed"].items()) or "nothing"))
+    warned = [(row, w) for row in result["points"] for w in row["warnings"]]
+    for row, warning in warned[:3]:
+        where = ", ".join(f"{k}={json.dumps(v)}" for k, v in row["params"].items())
+        console.print(Text(f"warning ({where}): {warning}", style="yellow"))
+    if len(warned) > 3:
+        console.print(Text(f"... and {len(warned) - 3} more warnings (see --json)", style="yellow"))
