@@ -44,7 +44,7 @@ def _values(results: list, measure: str) -> list:
     return [max(r.returns) - min(r.returns) for r in results]
 
 
-LABELS = {"win": "win rate of seat {}", "score": "score of seat {}", "length": "decisions per game",
+LABELS = {"win": "seat {} wins", "score": "seat {} score", "length": "decisions",
           "spread": "score spread"}
 
 

@@ -180,14 +180,15 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
     console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
     table = Table(box=None, padding=(0, 1))
     for name, justify in (("measure", "left"), ("base", "right"), ("variant", "right"), ("change", "right"),
-                          ("95% CI", "right"), ("effect", "right"), ("p", "right"), ("sig.", "left"),
-                          ("unpaired p", "right")):
-        table.add_column(name, justify=justify, no_wrap=True)
+                          ("95% CI", "right"), ("effect", "right"), ("p", "right"), ("", "left"),
+                          ("unpaired", "right")):
+        table.add_column(name, justify=justify, no_wrap=name in ("measure", "95% CI"))  # unpaired: p of the unpaired test
     for row in verdict["rows"]:
-        fmt = (lambda v: f"{100 * v:+.1f}%") if row["measure"].startswith("win") else (lambda v: f"{v:+.2f}")
-        plain = (lambda v: f"{100 * v:.1f}%") if row["measure"].startswith("win") else (lambda v: f"{v:.2f}")
+        rate = row["measure"].startswith("win")
+        fmt = (lambda v: f"{100 * v:+.1f}") if rate else (lambda v: f"{v:+.2f}")
+        plain = (lambda v: f"{100 * v:.1f}%") if rate else (lambda v: f"{v:.2f}")
         mark = Text("*", style="bold red") if row["significant"] else Text("")
-        table.add_row(row["label"], plain(row["base"]), plain(row["variant"]), fmt(row["change"]),
+        table.add_row(row["label"], plain(row["base"]), plain(row["variant"]), fmt(row["change"]) + ("%" if rate else ""),
                       f"{fmt(row['ci95'][0])}..{fmt(row['ci95'][1])}", f"{row['effect_size']:.2f}",
                       f"{row['p']:.4f}", mark, f"{row['p_unpaired']:.4f}")
     console.print(table)
@@ -202,9 +203,11 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                           f"({verdict['looks_planned']} looks, each at p < {verdict['threshold']:.4g}); the "
                           "change, if any, is smaller than these games can show.")
     else:
-        console.print("sig.: p < 0.05, two-sided, tested as pairs (exact McNemar on the games one ruleset won "
+        console.print("change: variant minus base (percentage points for win rates). "
+                      "*: p < 0.05, two-sided, tested as pairs (exact McNemar on the games one ruleset won "
                       "and the other did not; paired t on the per-game changes). Effect: odds ratio of the "
-                      "discordant pairs for win rates, d_z for means. With many rows, expect one false alarm "
+                      "discordant pairs for win rates, d_z for means; unpaired: the p-value the unpaired test "
+                      "(z-test, Welch) would give. With many rows, expect one false alarm "
                       "in twenty by chance.")
     for side in ("base", "variant"):
         for warning in result[side]["sanity"]["warnings"]:
