@@ -58,20 +58,20 @@ def _is_png(path: str) -> bool:
 
 def write(path: str, game, result: dict) -> None:
     """The report of a simulation."""
-    check(path)
-    if _is_png(path):
-        png_report(path, game, result)
-    else:
-        Path(path).write_text(html_report(game, result), encoding="utf-8")
+    _write(path, game, result, png_report, html_report)
 
 
 def write_sweep(path: str, game, result: dict) -> None:
     """The report of a sweep."""
+    _write(path, game, result, png_sweep, html_sweep)
+
+
+def _write(path: str, game, result: dict, as_png, as_html) -> None:
     check(path)
     if _is_png(path):
-        png_sweep(path, game, result)
+        as_png(path, game, result)
     else:
-        Path(path).write_text(html_sweep(game, result), encoding="utf-8")
+        Path(path).write_text(as_html(game, result), encoding="utf-8")
 
 
 def _page(title: str, body: list) -> str:

@@ -237,22 +237,23 @@ def cmd_tournament(args, game, bots: list) -> int:
         return 0
     console = Console(highlight=False)
     console.print(Text(f"{game.name}: {len(orders)} seat orders × {args.games} games", style="bold"))
-    table = Table(box=None, padding=(0, 2))
-    for name, justify in (("bot", "left"), ("seat-games", "right"), ("win share", "right"),
-                          ("95% interval", "right"), ("rating", "right"), ("rating 95%", "right"),
+    table = Table(box=None, padding=(0, 1))
+    for name, justify in (("bot", "left"), ("games", "right"), ("win share", "right"),
+                          ("95% interval", "right"), ("rating", "right"), ("95% interval", "right"),
                           ("mean score", "right")):
-        table.add_column(name, justify=justify)
+        table.add_column(name, justify=justify, no_wrap=name != "bot")
     for s in table_rows:
         table.add_row(Text(s["bot"]), str(s["games"]), f"{100 * s['win_share']:.1f}%",
-                      f"{100 * s['ci95'][0]:.1f}–{100 * s['ci95'][1]:.1f}%", f"{s['rating']:.1f}",
-                      f"{s['rating_ci95'][0]:.1f}–{s['rating_ci95'][1]:.1f}", f"{s['mean_score']:.2f}")
+                      f"{100 * s['ci95'][0]:.1f}–{100 * s['ci95'][1]:.1f}%", f"{s['rating']:.0f}",
+                      f"{s['rating_ci95'][0]:.0f}–{s['rating_ci95'][1]:.0f}", f"{s['mean_score']:.2f}")
     console.print(table)
-    detail = Table(box=None, padding=(0, 2), title="by seat order (win share per seat)")
+    detail = Table(box=None, padding=(0, 2), title="win share per seat, by seat order", title_justify="left")
     detail.add_column("seats")
     detail.add_column("win shares")
     for row in rows:
         detail.add_row(Text(", ".join(row["seats"])), " / ".join(f"{100 * w:.0f}%" for w in row["win_share_rates"]))
     console.print(detail)
-    console.print("Win share: a win shared by k seats counts 1/k (fair share: 1/players). Rating: OpenSkill "
-                  "(Plackett-Luce) over every game, ordinal scale; interval: mu ± 1.96 sigma.")
+    console.print("games: seat-games played; win share: a win shared by k seats counts 1/k (fair share: "
+                  "1/players). Rating: Bradley–Terry on the Elo scale (mean 1500) over every pair of seats "
+                  "with different bots; interval: 95% bootstrap over games.")
     return 0
