@@ -43,7 +43,11 @@ def _ticks(lo: float, hi: float, whole: bool = False) -> list:
 def _fmt(value: float, percent: bool = False) -> str:
     if percent:
         return f"{100 * value:.0f}%"
-    return f"{value:g}" if abs(value) < 1e6 else f"{value:.3g}"
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:.4g}M"
+    if abs(value) >= 1e4:
+        return f"{value / 1e3:.4g}k"
+    return f"{value:g}"
 
 
 class Frame:
@@ -146,7 +150,10 @@ def whole_bins(all_values: list) -> tuple:
     if not flat:
         return 0, 1, 1
     lo, hi = math.floor(min(flat)), math.floor(max(flat))
-    width = max(1, math.ceil((hi - lo + 1) / MAX_BINS))
+    width = 1
+    while (hi - lo + 1) / width > MAX_BINS:  # 1, 2, 5, 10, 20, 50, ...
+        width = width * 5 // 2 if str(width)[0] == "2" else width * 2
+    lo = lo // width * width
     return lo, width, (hi - lo) // width + 1
 
 
@@ -164,10 +171,12 @@ def histograms(titles: list, series: list, xlabel: str) -> list:
     panels = []
     for title, row, values in zip(titles, shares, series):
         frame = Frame(title, xlabel, "share of games", (lo, lo + count * width), (0, top), percent=True)
-        step = max(1, math.ceil(count / 8)) * width
-        ticks = [lo + k for k in range(0, count * width + 1, step)]
-        frame.axes(x_ticks=[t + width / 2 if width == 1 else t for t in ticks] if width == 1 else ticks,
-                   x_labels=[str(t) for t in ticks])
+        if width == 1:  # a bar per whole number: label the numbers under their bars
+            step = max(1, math.ceil(count / 8))
+            ticks = list(range(lo, lo + count, step))
+            frame.axes(x_ticks=[t + 0.5 for t in ticks], x_labels=[_fmt(t) for t in ticks])
+        else:
+            frame.axes()
         for k, share in enumerate(row):
             if not share:
                 continue
@@ -181,7 +190,10 @@ def histograms(titles: list, series: list, xlabel: str) -> list:
             x = frame.x(mean + (0.5 if width == 1 else 0))
             frame.parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{frame.y(0):.1f}" stroke="#b8484b" '
                                'stroke-width="1.5"/>')
-            frame.parts.append(f'<text x="{x + 3:.1f}" y="{TOP + 10}" fill="#b8484b">mean {mean:.1f}</text>')
+            text = f"mean {_fmt(round(mean, 1))}"
+            left = x > frame.right - 7 * len(text)
+            frame.parts.append(f'<text x="{x - 3 if left else x + 3:.1f}" y="{TOP + 10}" fill="#b8484b" '
+                               f'text-anchor="{"end" if left else "start"}">{_e(text)}</text>')
         panels.append(frame.svg())
     return panels
 
