@@ -4,7 +4,7 @@
 message's ``{player}``, ``{component}``… fields are filled in when a seat reads it.  A message goes to
 everyone, or only to the seat ``to`` (``to=owner_of(zone)`` for the owner of a zone).  A component
 is named only to the seats that could see it (or knew where it was) when the message was logged;
-the others read "a card" (its kind).  So one statement tells the drawer "P2 drew Brutale 3" and the
+the others read "a card" (or its kind, when the game has components of one kind only).  So one statement tells the drawer "P2 drew Brutale 3" and the
 others "P2 drew a card", and no seat's narration names what it may not see.
 
 An entry is plain JSON data kept in the state (``state.narrative``), in the order logged::
@@ -98,12 +98,20 @@ def render(state, entry: dict, seat) -> dict:
                 if seat is not None and mask >> seat & 1:
                     parts.append({"text": game.names[c], "component": c, "kind": game.kinds[c]})
                 else:
-                    kind = game.kinds[c]
-                    article = "an" if kind[:1].lower() in "aeiou" else "a"
-                    parts.append({"text": f"{article} {kind}", "component": None, "kind": kind})
+                    parts.append(_hidden(game, c))
         else:
             parts.append({"text": str(value), "number": value})
     return {"text": "".join(p["text"] for p in parts), "parts": parts, "move": entry["move"]}
+
+
+def _hidden(game, c) -> dict:
+    """A component the reader may not know: "a card", or "a tile" when every component of the game
+    is a tile (the kind tells nothing then; in a game of several kinds it would)."""
+    if len(game.components_by_kind) != 1:
+        return {"text": "a card", "component": None}
+    kind = game.kinds[c]
+    article = "an" if kind[:1].lower() in "aeiou" else "a"
+    return {"text": f"{article} {kind}", "component": None, "kind": kind}
 
 
 def narration(state, seat=None, start: int = 0) -> list:
