@@ -75,7 +75,9 @@ setup:
   - prepend: ['log("setting up")']
 """))
     assert "open_hands" not in game.params
-    assert [t.name for t in game.ruleset.triggers] == ["the draw pile runs out", "noted"]
+    assert [t.name for t in game.ruleset.triggers] == [
+        "the draw pile runs out", "the points in a display are on the table", "a card taken back from a display",
+        "noted"]
     assert game.ruleset.setup[0].node.call.func == "log"
 
 
