@@ -219,7 +219,23 @@ class Declarations:
                 elif t == NONE:
                     self.error(CheckError(f"'{name}' starts as none, so its type is unknown",
                                           hint="add 'type: player' or 'type: component'"), path)
-                target[name] = ir.Variable(name, t, initial, visibility, self.doc.key_position(path))
+                low, high = self._declared_range(spec, t, initial, path) if isinstance(spec, dict) else (None, None)
+                target[name] = ir.Variable(name, t, initial, visibility, self.doc.key_position(path), low, high)
+
+    def _declared_range(self, spec, t, initial, path) -> tuple:
+        """A variable's declared ``min``/``max`` (int variables only; the initial value lies within)."""
+        low, high = spec.get("min"), spec.get("max")
+        if low is None and high is None:
+            return None, None
+        if t != INT:
+            self.error(CheckError("only an int variable takes 'min' and 'max'", hint="remove them"), path)
+            return None, None
+        if low is not None and high is not None and low > high:
+            self.error(CheckError(f"'min' ({low}) is larger than 'max' ({high})"), path)
+            return None, None
+        if isinstance(initial, int) and ((low is not None and initial < low) or (high is not None and initial > high)):
+            self.error(CheckError(f"the initial value {initial} lies outside min {low} .. max {high}"), path)
+        return low, high
 
     def _defines(self):
         for key, body in (self.data.get("define") or {}).items():

@@ -49,6 +49,8 @@ class Variable:
     initial: object
     visibility: str
     position: Position
+    low: int | None = None  # a declared 'min' (int variables), for tools that scale or number values
+    high: int | None = None  # a declared 'max'
 
 
 @dataclass

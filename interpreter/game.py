@@ -345,6 +345,18 @@ class Game:
         format and this game first (see :mod:`interpreter.saved_state`)."""
         return state_from_data(self, data)
 
+    # ---- action ids (see interpreter/action_ids.py) ---------------------------------------------
+    def action_space(self):
+        """The fixed numbering of this game's actions (made on first use)."""
+        if getattr(self, "_action_space", None) is None:
+            from .action_ids import ActionSpace
+            self._action_space = ActionSpace(self)
+        return self._action_space
+
+    def num_distinct_actions(self) -> int:
+        """How many action ids there are (stage ids, when the action space is staged)."""
+        return self.action_space().size
+
     # ---- scoring and naming --------------------------------------------------------------------
     def score(self, s: State, player: int) -> int:
         if self._score is None:

@@ -290,6 +290,20 @@ class State:
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    def action_id(self, action):
+        """The id of a legal action (see ``Game.action_space``): an int, or a tuple of stage ids
+        when the game's action space is staged."""
+        return self.game.action_space().action_id(self, action)
+
+    def action_from_id(self, action_id):
+        """The legal action with this id (or complete tuple of stage ids)."""
+        return self.game.action_space().action_from_id(self, action_id)
+
+    def legal_action_ids(self, prefix=()) -> list:
+        """The ids of the legal actions, sorted; in a staged space, the ids legal at the stage after
+        ``prefix`` (the stage ids chosen so far)."""
+        return self.game.action_space().legal_ids(self, prefix)
+
     def view(self, player: int) -> dict:
         """What ``player`` may see, as JSON-ready data (``None``: a spectator)."""
         if player is not None and (isinstance(player, bool) or not isinstance(player, int)

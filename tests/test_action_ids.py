@@ -1,0 +1,83 @@
+"""Action ids (interpreter/action_ids.py): over random games of every shipped ruleset and player
+count, every legal action has an id that maps back to it, no two legal actions share one, the ids
+agree between a state and its determinizations for the decider, and in a staged space walking the
+stages from the empty prefix reaches every legal action exactly once."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from conftest import RULESETS, TEST_GAMES, player_counts
+from interpreter import load_game
+from interpreter.action_ids import FLAT_LIMIT
+
+CASES = [(path, n) for path in RULESETS + TEST_GAMES for n in sorted({player_counts(path)[0], player_counts(path)[-1]})]
+DECISIONS = 150
+
+
+def _walk(state, prefix=()):
+    """Every complete stage-id tuple reachable from ``prefix``."""
+    table = state.game.action_space().legal_table(state)
+    if prefix in table:
+        return [prefix]
+    found = []
+    for i in state.legal_action_ids(prefix):
+        found += _walk(state, prefix + (i,))
+    return found
+
+
+@pytest.mark.parametrize("path,players", CASES, ids=lambda v: getattr(v, "stem", str(v)))
+def test_action_ids_round_trip_distinct_and_stable(path, players):
+    game = load_game(path, players=players)
+    space = game.action_space()
+    assert game.num_distinct_actions() == space.size > 0
+    assert space.staged == (space.flat_size > FLAT_LIMIT)
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        for _ in range(DECISIONS):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            ids = [state.action_id(a) for a in actions]
+            assert len(set(ids)) == len(ids)
+            for action, i in zip(actions, ids):
+                assert state.action_from_id(i) == action
+                flat = [i] if not space.staged else list(i)
+                assert all(0 <= x < game.num_distinct_actions() for x in flat)
+            if space.staged:
+                assert sorted(_walk(state)) == sorted(ids)
+                assert state.legal_action_ids() == sorted({i[0] for i in ids})
+            else:
+                assert state.legal_action_ids() == sorted(ids)
+            twin = state.determinize(state.current_player(), random.Random(rng.random()))
+            assert sorted(map(repr, (twin.action_id(a) for a in twin.legal_actions()))) == sorted(map(repr, ids))
+            state.apply_action(rng.choice(actions))
+
+
+def test_identical_cards_share_an_id_and_ids_name_meaning():
+    """Two interchangeable cards in different games give the same id; ids read as their meaning."""
+    game = load_game("la-famiglia")
+    space = game.action_space()
+    texts = {}
+    for seed in range(5):
+        state = game.new_initial_state(seed)
+        for action in state.legal_actions():
+            texts.setdefault(state.action_id(action), set()).add(str(action))
+    for i, seen in texts.items():
+        assert len(seen) == 1
+        assert space.describe_id(i).split()[0] in {"refresh", "keep_street", "take", "pass", "recruit",
+                                                   "play_buchhalter", "no_buchhalter", "play_brutale",
+                                                   "no_brutale", "exhaust", "take_back", "give",
+                                                   "stop_exchanging"}
+
+
+def test_int_parameter_range_is_inferred_from_bounded_values():
+    """Pferderennen's `buy n` ranges over range(0, most + 1), `most` a min() bounded by a define."""
+    space = load_game("pferderennen-mafia", players=4).action_space()
+    buy = next(o for o in space.options if o[1] == "buy")
+    assert buy[2] == [("int", 0, 13)]
+    famiglia = load_game("la-famiglia").action_space()
+    brutale = next(o for o in famiglia.options if o[1] == "play_brutale")
+    assert brutale[2][2] == ("int", 1, 4)  # by: range(1, min(card.rank, ...) + 1), ranks 0..4
