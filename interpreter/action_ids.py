@@ -211,7 +211,7 @@ class ActionSpace:
         if self.staged:
             if i < len(self.option_names):
                 return self.option_names[i]
-            kind = max((k for k in KINDS if self.stage_base[k] <= i), key=lambda k: self.stage_base[k])
+            kind = [k for k in KINDS if self.stage_base[k] <= i][-1]  # an empty kind shares the next one's base
             return self._key_text(kind, self.int_low, i - self.stage_base[kind])
         index = max(j for j, offset in enumerate(self.flat_offsets) if offset <= i)
         _, name, params, sizes = self.options[index]

@@ -1,0 +1,158 @@
+"""A match as the adapters see it: an engine state, the staged choice in progress (in a staged
+action space, see :mod:`interpreter.action_ids`) and the actions taken so far.
+
+Every decision is taken as ids: ``legal_ids()`` and ``apply_id(i)``.  In a flat space one id is one
+action; in a staged space each id is one stage, the prefix is kept here until it names a whole
+action, and only then is the engine state changed.  Clones, observations and information-state
+strings include the prefix (the deciding seat's own partial choice, which no other seat sees).
+"""
+from __future__ import annotations
+
+import json
+
+from dsl.errors import IllegalActionError
+
+from ..game import load_game
+from ..observations import Observer, action_text, information_state_string, observation_string
+
+
+class Match:
+    __slots__ = ("state", "prefix", "history")
+
+    def __init__(self, state, prefix=(), history=None):
+        self.state = state
+        self.prefix = tuple(prefix)
+        self.history = list(history or [])  # (actor seat, public, text, prompt, ids) per action taken
+
+    @property
+    def game(self):
+        return self.state.game
+
+    @property
+    def space(self):
+        return self.state.game.action_space()
+
+    def current_player(self):
+        return self.state.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def legal_ids(self) -> list:
+        if self.state.is_terminal():
+            return []
+        return self.space.legal_ids(self.state, self.prefix)
+
+    def apply_id(self, i: int) -> None:
+        """Take one id: a whole action (flat) or one stage (staged)."""
+        space = self.space
+        if not space.staged:
+            self._take(space.action_from_id(self.state, i), (i,))
+            return
+        if i not in space.legal_ids(self.state, self.prefix):
+            raise IllegalActionError(f"the id {i} is not legal at this stage",
+                                     hint="choose one of the legal ids (the action mask)")
+        prefix = self.prefix + (i,)
+        table = space.legal_table(self.state)
+        if prefix in table:
+            self.prefix = ()
+            self._take(table[prefix], prefix)
+        else:
+            self.prefix = prefix
+
+    def _take(self, action, ids) -> None:
+        state = self.state
+        frame = state.stack[-1]
+        prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
+        seat = state.current_player()
+        self.history.append((seat, bool(action.public), action_text(action), prompt, tuple(ids)))
+        state.apply_action(action)
+
+    def clone(self) -> "Match":
+        return Match(self.state.clone(), self.prefix, self.history)
+
+    def __deepcopy__(self, memo) -> "Match":
+        return self.clone()  # the game is shared, never copied
+
+    def __reduce__(self):
+        """Pickled as its exact JSON and how to load its game, never the game itself."""
+        game = self.game
+        return (_restore, (game.path, game.num_players, json.dumps(game.params, sort_keys=True), self.to_dict()))
+
+    def determinized(self, seat, rng) -> "Match":
+        """A copy in which what ``seat`` cannot see is dealt anew (``State.determinize``)."""
+        return Match(self.state.determinize(seat, rng), self.prefix, self.history)
+
+    def returns(self) -> list:
+        return [float(r) for r in self.state.returns()]
+
+    # ---- what a seat sees ----------------------------------------------------------------------
+    def _own_prefix(self, seat) -> str:
+        if self.prefix and seat == self.state.current_player():
+            return "choosing: " + " / ".join(self.space.describe_id(i) for i in self.prefix)
+        return ""
+
+    def observation_string(self, seat) -> str:
+        extra = self._own_prefix(seat)
+        text = observation_string(self.state, seat)
+        return f"{text}\n{extra}" if extra else text
+
+    def information_state_string(self, seat) -> str:
+        return information_state_string(self.state, seat, self.history, self._own_prefix(seat))
+
+    def to_dict(self) -> dict:
+        return {"state": self.state.to_dict(), "prefix": list(self.prefix),
+                "history": [list(entry) for entry in self.history]}
+
+    @classmethod
+    def from_dict(cls, game, data) -> "Match":
+        return cls(game.state_from_json(data["state"]), tuple(data.get("prefix", ())),
+                   [tuple(entry[:4]) + (tuple(entry[4]),) for entry in data.get("history", ())])
+
+
+_GAMES: dict = {}
+
+
+def cached_game(source, players=None, params=None):
+    """A loaded game, loaded once per process for the same ruleset, players and parameters."""
+    key = (str(source), players, json.dumps(params or {}, sort_keys=True))
+    if key not in _GAMES:
+        _GAMES[key] = load_game(source, params=params or None, players=players)
+    return _GAMES[key]
+
+
+def _restore(path, players, params, data) -> Match:
+    return Match.from_dict(cached_game(path, players, json.loads(params)), data)
+
+
+class MatchObserver:
+    """The numeric observation of a seat in a match: the engine's :class:`Observer` vector, then (in
+    a staged space) the deciding seat's own prefix as counts over the stage ids.  With
+    ``history=True`` (the information-state tensor) two more blocks follow, counts over the ids of
+    the actions the seat took and of the public actions of the others."""
+
+    def __init__(self, game, history=False):
+        self.space = game.action_space()
+        self.observer = Observer(game, self.space.strings)
+        self.history = history
+        blocks = (1 if self.space.staged else 0) + (2 if history else 0)
+        self.size = self.observer.size + blocks * self.space.size
+
+    def encode(self, match, seat) -> list:
+        out = self.observer.encode(match.state, seat)
+        size = self.space.size
+        if self.space.staged:
+            prefix = [0.0] * size
+            if seat == match.current_player():
+                for i in match.prefix:
+                    prefix[i] += 1.0
+            out += prefix
+        if self.history:
+            own, public = [0.0] * size, [0.0] * size
+            for actor, is_public, _, _, ids in match.history:
+                if actor == seat or is_public:
+                    counts = own if actor == seat else public
+                    for i in ids:
+                        counts[i] += 1.0
+            out += own + public
+        return out

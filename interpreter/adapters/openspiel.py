@@ -1,0 +1,205 @@
+"""Any ruleset as the OpenSpiel game ``rulebook`` (extra ``[openspiel]``: open_spiel, numpy).
+
+    >>> import pyspiel
+    >>> import interpreter.adapters.openspiel  # registers the game
+    >>> game = pyspiel.load_game("rulebook", {"ruleset": "la-famiglia", "players": 2})
+
+Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
+default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
+e.g. ``"street_size=7 open_hands=true"``), ``seed`` (the seeds of new games are drawn from it;
+-1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``win``: 1 for
+each winning seat, -1 for the others).
+
+The game type is sequential, imperfect information, with sampled stochastic chance (the engine
+draws its chance from the seed of each game), general sum, terminal rewards.  Actions are the
+game's action ids (:mod:`interpreter.action_ids`); in a staged action space each OpenSpiel action is
+one stage of a decision and the same player moves again until the action is whole.  Observation and
+information-state tensors and strings come from the seat's view only (:mod:`interpreter.observations`).
+``state.clone()`` copies the engine state with ``State.clone`` and shares the game.  States
+serialize (``pyspiel.serialize_game_and_state``) through the engine's exact JSON.
+
+Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
+its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
+``evaluate``.  What does not work with a Python game: OpenSpiel's C++ bots and algorithms that need
+a C++ game, and ``MCTSBot``, which would search the true state (``clone`` copies hidden cards
+exactly) and so plays with knowledge no player has.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+
+from .match import Match, MatchObserver, cached_game
+
+_DEFAULTS = {"ruleset": "la-famiglia", "players": 0, "params": "", "seed": -1, "utility": "score"}
+MAX_GAME_LENGTH = 100_000
+SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="rulebook",
+    long_name="rulebook ruleset",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=16,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=dict(_DEFAULTS))
+
+def engine_game(ruleset: str, players: int, params: str):
+    """The engine's game for the adapter's parameters (loaded once per process)."""
+    return cached_game(ruleset, players or None, _parse_params(params))
+
+
+def _parse_params(text: str) -> dict:
+    values = {}
+    for pair in text.split():
+        name, _, raw = pair.partition("=")
+        low = raw.lower()
+        if low in ("true", "false"):
+            values[name] = low == "true"
+        else:
+            try:
+                values[name] = int(raw)
+            except ValueError:
+                values[name] = raw
+    return values
+
+
+class RulebookGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = {**_DEFAULTS, **(params or {})}
+        self.spec = (str(params["ruleset"]), int(params["players"]), str(params["params"]))
+        self.rulebook = engine_game(*self.spec)
+        self.utility = str(params["utility"])
+        if self.utility not in ("score", "win"):
+            raise ValueError("utility must be 'score' or 'win'")
+        bound = 1.0 if self.utility == "win" else SCORE_BOUND
+        info = pyspiel.GameInfo(num_distinct_actions=self.rulebook.num_distinct_actions(), max_chance_outcomes=0,
+                                num_players=self.rulebook.num_players, min_utility=-bound, max_utility=bound,
+                                utility_sum=None, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(GAME_TYPE, info, params)
+        seed = int(params["seed"])
+        self._seeds = random.Random(seed if seed >= 0 else None)
+
+    def next_seed(self) -> int:
+        return self._seeds.getrandbits(63)
+
+    def new_initial_state(self):
+        return RulebookState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return RulebookObserver(self.rulebook, perfect_recall)
+
+
+class RulebookState(pyspiel.State):
+    """An OpenSpiel state over a :class:`Match`; the match is made on first use, so the states
+    OpenSpiel makes only to copy another into (``Clone``, ``DeserializeState``) cost nothing."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._seed = game.next_seed()
+        self._match = None
+
+    @property
+    def match(self) -> Match:
+        if self._match is None:
+            self._match = Match(self.get_game().rulebook.new_initial_state(self._seed))
+        return self._match
+
+    def current_player(self):
+        seat = self.match.current_player()
+        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+
+    def _legal_actions(self, player):
+        return self.match.legal_ids() if player == self.match.current_player() else []
+
+    def _apply_action(self, action):
+        self.match.apply_id(int(action))
+
+    def _action_to_string(self, player, action):
+        return self.get_game().rulebook.action_space().describe_id(int(action))
+
+    def is_terminal(self):
+        return self.match.is_terminal()
+
+    def returns(self):
+        match = self.match
+        if not match.is_terminal():
+            return [0.0] * match.game.num_players
+        if self.get_game().utility == "win":
+            winners = set(match.state.winners())
+            return [1.0 if p in winners else -1.0 for p in range(match.game.num_players)]
+        return match.returns()
+
+    def information_state_string(self, player=None):
+        return self.match.information_state_string(self.current_player() if player is None else player)
+
+    def observation_string(self, player=None):
+        return self.match.observation_string(self.current_player() if player is None else player)
+
+    def determinized(self, player, rng) -> "RulebookState":
+        """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
+        new = self.clone()
+        new._match = self.match.determinized(player, rng)
+        return new
+
+    def __str__(self):
+        return self.match.state.to_json() + "\n" + repr(self.match.prefix)
+
+
+class RulebookObserver:
+    """OpenSpiel's Python observer: ``tensor`` (float32) and ``string_from``; the information-state
+    kind adds the seat's own and the public actions so far (see :class:`MatchObserver`)."""
+
+    def __init__(self, rulebook_game, perfect_recall):
+        self.perfect_recall = perfect_recall
+        self.encoder = MatchObserver(rulebook_game, history=perfect_recall)
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = self.encoder.encode(state.match, player)
+
+    def string_from(self, state, player):
+        if self.perfect_recall:
+            return state.match.information_state_string(player)
+        return state.match.observation_string(player)
+
+
+def resampler(seed=None):
+    """A resampler for ``ISMCTSBot.set_resampler``: the state determinized for the searching seat."""
+    rng = random.Random(seed)
+
+    def resample(state, player):
+        return state.determinized(player, rng)
+
+    return resample
+
+
+class EvaluationEvaluator:
+    """An evaluator for OpenSpiel's MCTS-style bots: the ruleset's ``evaluate`` of every seat (its
+    score when it declares none) on the sampled state, which a resampled search only ever holds
+    determinized; uniform priors."""
+
+    def evaluate(self, state):
+        match = state.match
+        if match.is_terminal():
+            return np.array(state.returns(), dtype=float)
+        return np.array([float(match.state.evaluate(p)) for p in range(match.game.num_players)])
+
+    def prior(self, state):
+        actions = state.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+
+pyspiel.register_game(GAME_TYPE, RulebookGame)
