@@ -29,6 +29,7 @@ class _Inference:
         self.rs = ruleset
         self.num_components = num_components
         self._locals = None
+        self.bound: dict = {}  # comprehension variables in scope -> the range of their source
 
     def locals(self) -> dict:
         """Every value bound to each local name anywhere in the rules (None: changed in place)."""
@@ -76,10 +77,20 @@ class _Inference:
             ranges = [self.of(item, depth) for item in node.items]
             return _union(*ranges) if ranges else UNKNOWN
         if isinstance(node, ast.Comprehension) and node.func == "list":
-            return self.of(node.elem, depth)
+            outer = self.bound.get(node.var)
+            self.bound[node.var] = self.elements(node.source, depth + 1)
+            try:
+                return self.of(node.elem, depth)
+            finally:
+                if outer is None:
+                    del self.bound[node.var]
+                else:
+                    self.bound[node.var] = outer
         return UNKNOWN
 
     def _name(self, node, depth) -> tuple:
+        if node.id in self.bound:
+            return self.bound[node.id]
         symbol = self.rs.symbols.get(node)
         if symbol is None:
             return UNKNOWN

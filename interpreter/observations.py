@@ -73,10 +73,11 @@ def seen_action(entry, seat) -> str:
     return f"{actor}: (a hidden choice) {prompt or ''}".rstrip()
 
 
-def information_state_string(state, seat, history, extra: str = "") -> str:
-    """Perfect recall for ``seat``: its canonical view now plus the actions so far as it saw them."""
-    lines = [seen_action(entry, seat) for entry in history]
-    return "\n".join([observation_string(state, seat)] + lines + ([extra] if extra else []))
+def information_state_string(view_text: str, seat, history, extra: str = "") -> str:
+    """Perfect recall for ``seat``: its view now (``observation_string``) plus the actions so far
+    as it saw them (``history``: entries for :func:`seen_action`), plus ``extra``."""
+    lines = [view_text] + [seen_action(entry, seat) for entry in history]
+    return "\n".join(lines + ([extra] if extra else []))
 
 
 class Observer:

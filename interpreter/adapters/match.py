@@ -9,6 +9,7 @@ strings include the prefix (the deciding seat's own partial choice, which no oth
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from dsl.errors import IllegalActionError
 
@@ -17,12 +18,13 @@ from ..observations import Observer, action_text, information_state_string, obse
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history")
+    __slots__ = ("state", "prefix", "history", "seen")
 
     def __init__(self, state, prefix=(), history=None):
         self.state = state
         self.prefix = tuple(prefix)
         self.history = list(history or [])  # (actor seat, public, text, prompt, ids) per action taken
+        self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
 
     @property
     def game(self):
@@ -53,6 +55,7 @@ class Match:
             raise IllegalActionError(f"the id {i} is not legal at this stage",
                                      hint="choose one of the legal ids (the action mask)")
         prefix = self.prefix + (i,)
+        self.seen = {}
         table = space.legal_table(self.state)
         if prefix in table:
             self.prefix = ()
@@ -66,6 +69,7 @@ class Match:
         prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
         seat = state.current_player()
         self.history.append((seat, bool(action.public), action_text(action), prompt, tuple(ids)))
+        self.seen = {}
         state.apply_action(action)
 
     def clone(self) -> "Match":
@@ -92,13 +96,19 @@ class Match:
             return "choosing: " + " / ".join(self.space.describe_id(i) for i in self.prefix)
         return ""
 
+    def _view_text(self, seat) -> str:
+        key = ("view", seat)
+        if key not in self.seen:
+            self.seen[key] = observation_string(self.state, seat)
+        return self.seen[key]
+
     def observation_string(self, seat) -> str:
         extra = self._own_prefix(seat)
-        text = observation_string(self.state, seat)
+        text = self._view_text(seat)
         return f"{text}\n{extra}" if extra else text
 
     def information_state_string(self, seat) -> str:
-        return information_state_string(self.state, seat, self.history, self._own_prefix(seat))
+        return information_state_string(self._view_text(seat), seat, self.history, self._own_prefix(seat))
 
     def to_dict(self) -> dict:
         return {"state": self.state.to_dict(), "prefix": list(self.prefix),
@@ -117,7 +127,9 @@ def cached_game(source, players=None, params=None):
     """A loaded game, loaded once per process for the same ruleset, players and parameters."""
     key = (str(source), players, json.dumps(params or {}, sort_keys=True))
     if key not in _GAMES:
-        _GAMES[key] = load_game(source, params=params or None, players=players)
+        game = load_game(source, params=params or None, players=players)
+        same = (str(Path(game.path).resolve()), game.num_players, json.dumps(game.params, sort_keys=True))
+        _GAMES[key] = _GAMES.setdefault(same, game)
     return _GAMES[key]
 
 
@@ -139,7 +151,10 @@ class MatchObserver:
         self.size = self.observer.size + blocks * self.space.size
 
     def encode(self, match, seat) -> list:
-        out = self.observer.encode(match.state, seat)
+        key = ("vector", seat)
+        if key not in match.seen:
+            match.seen[key] = self.observer.encode(match.state, seat)
+        out = list(match.seen[key])
         size = self.space.size
         if self.space.staged:
             prefix = [0.0] * size

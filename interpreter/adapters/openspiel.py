@@ -7,8 +7,9 @@
 Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
 default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
 e.g. ``"street_size=7 open_hands=true"``), ``seed`` (the seeds of new games are drawn from it;
--1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``win``: 1 for
-each winning seat, -1 for the others).
+-1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``margin``: a
+seat's score minus the best score of the others; ``win``: 1 for the winner, 0 for each of several
+seats sharing a win, -1 for the others).
 
 The game type is sequential, imperfect information, with sampled stochastic chance (the engine
 draws its chance from the seed of each game), general sum, terminal rewards.  Actions are the
@@ -35,6 +36,7 @@ from .match import Match, MatchObserver, cached_game
 
 _DEFAULTS = {"ruleset": "la-famiglia", "players": 0, "params": "", "seed": -1, "utility": "score"}
 MAX_GAME_LENGTH = 100_000
+UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
 
 GAME_TYPE = pyspiel.GameType(
@@ -80,8 +82,8 @@ class RulebookGame(pyspiel.Game):
         self.spec = (str(params["ruleset"]), int(params["players"]), str(params["params"]))
         self.rulebook = engine_game(*self.spec)
         self.utility = str(params["utility"])
-        if self.utility not in ("score", "win"):
-            raise ValueError("utility must be 'score' or 'win'")
+        if self.utility not in UTILITIES:
+            raise ValueError(f"utility must be one of {', '.join(UTILITIES)}")
         bound = 1.0 if self.utility == "win" else SCORE_BOUND
         info = pyspiel.GameInfo(num_distinct_actions=self.rulebook.num_distinct_actions(), max_chance_outcomes=0,
                                 num_players=self.rulebook.num_players, min_utility=-bound, max_utility=bound,
@@ -89,9 +91,31 @@ class RulebookGame(pyspiel.Game):
         super().__init__(GAME_TYPE, info, params)
         seed = int(params["seed"])
         self._seeds = random.Random(seed if seed >= 0 else None)
+        self._pending = None  # [seed, match or None]: the next new game, built at most once
 
-    def next_seed(self) -> int:
-        return self._seeds.getrandbits(63)
+    def pending_seed(self) -> int:
+        """The seed of the next new game (a state takes it when first used)."""
+        if self._pending is None:
+            self._pending = [self._seeds.getrandbits(63), None]
+        return self._pending[0]
+
+    def peek(self, seed) -> Match:
+        """The match of a game with this seed, to be looked at only (OpenSpiel observes a new
+        initial state each time it asks for a tensor's size: that must not cost a new game)."""
+        if self._pending is not None and self._pending[0] == seed:
+            if self._pending[1] is None:
+                self._pending[1] = Match(self.rulebook.new_initial_state(seed))
+            return self._pending[1]
+        return Match(self.rulebook.new_initial_state(seed))
+
+    def take(self, seed) -> Match:
+        """The match of a game with this seed, to be played."""
+        if self._pending is not None and self._pending[0] == seed:
+            match = self._pending[1]
+            self._pending = None
+            if match is not None:
+                return match
+        return Match(self.rulebook.new_initial_state(seed))
 
     def new_initial_state(self):
         return RulebookState(self)
@@ -102,19 +126,32 @@ class RulebookGame(pyspiel.Game):
 
 
 class RulebookState(pyspiel.State):
-    """An OpenSpiel state over a :class:`Match`; the match is made on first use, so the states
-    OpenSpiel makes only to copy another into (``Clone``, ``DeserializeState``) cost nothing."""
+    """An OpenSpiel state over a :class:`Match`.  The match is made when the state is first used
+    (a state OpenSpiel makes only to copy another into, by ``Clone`` or ``DeserializeState``,
+    costs nothing); until it is played, looking at it shows the next new game without taking it."""
 
     def __init__(self, game):
         super().__init__(game)
-        self._seed = game.next_seed()
+        self._seed = None
         self._match = None
 
     @property
     def match(self) -> Match:
         if self._match is None:
-            self._match = Match(self.get_game().rulebook.new_initial_state(self._seed))
+            game = self.get_game()
+            if self._seed is None:
+                self._seed = game.pending_seed()
+            self._match = game.take(self._seed)
         return self._match
+
+    def seen_match(self) -> Match:
+        """The match, for looking at only (see the class's docstring)."""
+        if self._match is not None:
+            return self._match
+        game = self.get_game()
+        if self._seed is None:
+            self._seed = game.pending_seed()
+        return game.peek(self._seed)
 
     def current_player(self):
         seat = self.match.current_player()
@@ -138,14 +175,15 @@ class RulebookState(pyspiel.State):
             return [0.0] * match.game.num_players
         if self.get_game().utility == "win":
             winners = set(match.state.winners())
-            return [1.0 if p in winners else -1.0 for p in range(match.game.num_players)]
-        return match.returns()
+            won = 1.0 if len(winners) == 1 else 0.0
+            return [won if p in winners else -1.0 for p in range(match.game.num_players)]
+        return utilities(match.returns(), self.get_game().utility)
 
     def information_state_string(self, player=None):
-        return self.match.information_state_string(self.current_player() if player is None else player)
+        return self.seen_match().information_state_string(self.current_player() if player is None else player)
 
     def observation_string(self, player=None):
-        return self.match.observation_string(self.current_player() if player is None else player)
+        return self.seen_match().observation_string(self.current_player() if player is None else player)
 
     def determinized(self, player, rng) -> "RulebookState":
         """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
@@ -168,12 +206,12 @@ class RulebookObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        self.tensor[:] = self.encoder.encode(state.match, player)
+        self.tensor[:] = np.asarray(self.encoder.encode(state.seen_match(), player), dtype=np.float32)
 
     def string_from(self, state, player):
         if self.perfect_recall:
-            return state.match.information_state_string(player)
-        return state.match.observation_string(player)
+            return state.seen_match().information_state_string(player)
+        return state.seen_match().observation_string(player)
 
 
 def resampler(seed=None):
@@ -186,16 +224,28 @@ def resampler(seed=None):
     return resample
 
 
+def utilities(values, utility) -> list:
+    """Per-seat values as the game's ``utility`` counts them (see the module's docstring)."""
+    values = [float(v) for v in values]
+    if utility == "score" or len(values) < 2:
+        return values
+    margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
+    if utility == "margin":
+        return margins
+    return [1.0 if m > 0 else (0.0 if m == 0 else -1.0) for m in margins]
+
+
 class EvaluationEvaluator:
     """An evaluator for OpenSpiel's MCTS-style bots: the ruleset's ``evaluate`` of every seat (its
     score when it declares none) on the sampled state, which a resampled search only ever holds
-    determinized; uniform priors."""
+    determinized, counted as the game's utility counts scores; uniform priors."""
 
     def evaluate(self, state):
         match = state.match
         if match.is_terminal():
             return np.array(state.returns(), dtype=float)
-        return np.array([float(match.state.evaluate(p)) for p in range(match.game.num_players)])
+        values = [match.state.evaluate(p) for p in range(match.game.num_players)]
+        return np.array(utilities(values, state.get_game().utility))
 
     def prior(self, state):
         actions = state.legal_actions()
