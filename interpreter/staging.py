@@ -134,10 +134,11 @@ def _labels(state, n, entries) -> list:
 
 
 def _option_label(game, action) -> str:
+    """An option as people read it: its text with "…" for the values still to choose."""
     option = action.option
-    if not option.param_names and option.text:
-        return option.text
-    return option.name
+    if not option.text:
+        return option.name
+    return option.text.format(**{name: "…" for name in option.param_names})
 
 
 def value_text(game, value, kind) -> str:

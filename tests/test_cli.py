@@ -257,8 +257,8 @@ def test_play_rejects_bad_input_and_asks_again(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"help\nfly away\n99\n{wanted.upper()}\nquit\n"))
     code, out, _ = run(capsys, "play", GAME, "--seed", 2)
     assert code == 0
-    assert "'fly away' is not a legal action now" in out
-    assert "there is no action 99" in out
+    assert "'fly away' is none of the" in out
+    assert "'99' is none of the" in out
     assert f"P1 (human): {wanted}" in out
 
 

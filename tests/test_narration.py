@@ -9,7 +9,7 @@ import pytest
 
 from conftest import MINIMAL, ROOT, RULESETS, TEST_GAMES
 from interpreter import RulebookError, load_game, narration
-from interpreter.cli.main import visible_components
+from interpreter.cli.play import visible_components
 from interpreter.views import component_visible
 
 SHIPPED = sorted((ROOT / "rulesets").glob("*.yaml"))

@@ -198,6 +198,8 @@ class Sight:
                 sees = self.viewer is not None and self.owner_now(zone) == self.viewer
             else:
                 sees = visibility == "all"
+            # scoring: reveal: turns the named zones face up once the game is over
+            sees = sees or (self.state.over and self.game.zone_family[zone] in self.game.ruleset.reveal)
             self._contents[zone] = sees and self.zone_shown(zone)
         return self._contents[zone]
 

@@ -14,18 +14,18 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from dsl.errors import ErrorList, IllegalActionError, ParameterError, RulebookError
+from dsl.errors import ErrorList, ParameterError, RulebookError
 
 from . import info as cli_info, sim as cli_sim, sweep as cli_sweep
-from ..bots import MAX_DECISIONS
-from ..bots import bot_seed, make_bot, play_game, split_specs
+from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
-from ..analysis.match_log import MatchRecorder, log_header, replay, write_logs
-from .render import render_view, result_text
+from ..analysis.match_log import replay, write_logs
+from .play import QuitGame, Table, resume_record
+from .replay_show import show_replay
 from .safe import plain, safe_text
 from ..web import serve as web_serve
 
-HUMAN = "human"
+HUMAN = "human"  # the seat spec of a person at the terminal (as in interpreter/cli/play.py)
 DEFAULT_BOT = "random"   # the bots of `play` (quick to answer)
 SIM_BOT = cli_sim.SIM_BOT  # the bots of simulate, compare and sweep
 
@@ -72,8 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
                                          f"{DEFAULT_BOT} for the rest); '{HUMAN}' or a bot spec "
                                          "such as random or name:key=value")
     play.add_argument("--seed", type=int, help="game seed (default: a random one, printed)")
-    play.add_argument("--log", metavar="FILE", help="write a play log (JSON) for `rulebook replay`")
-
+    play.add_argument("--log", metavar="FILE", help="write the game record (JSON) for `rulebook replay` "
+                      "and `--resume`")
+    play.add_argument("--resume", metavar="FILE", help="continue the game a record (--log) holds")
+    play.add_argument("--auto-single", dest="auto_single", action=argparse.BooleanOptionalAction, default=True,
+                      help="take a stage with a single choice without asking (default: on)")
+    play.add_argument("--pause", type=float, default=0.0, metavar="SECONDS",
+                      help="wait this long after each move of a game of bots only")
     play.add_argument("--max-decisions", type=_positive_int, default=MAX_DECISIONS, metavar="N",
                       help=f"with bots only: stop with an error after N decisions (default {MAX_DECISIONS})")
     play.set_defaults(run=cmd_play)
@@ -147,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay_cmd = commands.add_parser("replay", help="replay a log and check that every step reproduces")
     replay_cmd.add_argument("file", metavar="FILE", help="a log written by play --log or simulate --log")
+    replay_cmd.add_argument("--show", action="store_true",
+                            help="step through the game (next, back, jump to a move) instead of checking it")
+    replay_cmd.add_argument("--seat", type=_positive_int, metavar="N",
+                            help="with --show: see the game as seat N (1-based) sees it (default: as a spectator)")
+    replay_cmd.add_argument("--game", type=_positive_int, default=1, metavar="N",
+                            help="with --show: the N-th game of a file of several")
     replay_cmd.set_defaults(run=cmd_replay)
 
     serve = commands.add_parser("serve", help="run the web table: lobby, tables with bots, designer page")
@@ -241,153 +252,40 @@ def _summary(path, game) -> str:
 
 
 # ---- play -------------------------------------------------------------------------------------------
-class QuitGame(Exception):
-    """The human asked to stop (quit, or end of input)."""
-
-
-class HumanPlayer:
-    """A seat played at the terminal: sees its own view, picks by number or by action text."""
-
-    HELP = ("Type the number of an action or its text.  Commands: 'view' shows the table again, "
-            "'help' shows this text, 'quit' ends the game.")
-
-    def __init__(self, seat: int, game, console: Console):
-        self.seat = seat
-        self.game = game
-        self.console = console
-        self.echo = not sys.stdin.isatty()
-
-    def choose(self, state):
-        self.show(state)
-        while True:
-            text = self.read(f"{self.game.player_names[self.seat]}> ")
-            if text in ("quit", "exit", "q"):
-                raise QuitGame
-            if text in ("help", "?"):
-                self.console.print(self.HELP)
-            elif text == "view":
-                self.show(state)
-            elif text:
-                try:
-                    return self.parse(state, text)
-                except IllegalActionError as exc:
-                    hint = f" ({exc.hint})" if exc.hint else ""
-                    self.console.print(plain(f"{exc.message}{hint}", style="red"))
-
-    def show(self, state) -> None:
-        self.console.print()
-        self.console.print(render_view(state.view(self.seat), self.game))
-
-    def read(self, prompt: str) -> str:
-        """A line of input (stripped); end of input quits."""
-        try:
-            line = input(prompt)
-        except EOFError:
-            self.console.print()
-            raise QuitGame from None
-        if self.echo:
-            self.console.print(plain(line))
-        return line.strip()
-
-    @staticmethod
-    def parse(state, text: str):
-        """The legal action chosen by a number (1-based) or by its text."""
-        actions = state.legal_actions()
-        if text.isdigit():
-            number = int(text)
-            if not 1 <= number <= len(actions):
-                raise IllegalActionError(f"there is no action {number}", hint=f"choose 1 to {len(actions)}")
-            return actions[number - 1]
-        return state.parse_action(text)
-
-
 def cmd_play(args) -> int:
-    """Play one game at the terminal; humans see their own view, bots' actions are printed."""
-    game = _load(args)
-    specs = seat_specs(args.seats, game, HUMAN)
-    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    """Play one game at the terminal (see interpreter/cli/play.py)."""
+    record = resume_record(args.resume) if args.resume else None
+    if record is not None:
+        game = load_game(record["ruleset"], params=record["params"], players=record["players"])
+        specs = seat_specs(args.seats, game, HUMAN) if args.seats else list(record.get("seats") or [])
+        if len(specs) != game.num_players:
+            specs = seat_specs(None, game, HUMAN)
+        seed = record["seed"]
+    else:
+        game = _load(args)
+        specs = seat_specs(args.seats, game, HUMAN)
+        seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     console = Console(highlight=False)
-    agents = [_play_agent(spec, seat, seed, game, console) for seat, spec in enumerate(specs)]
     seats_text = ", ".join(f"{name} {spec}" for name, spec in zip(game.player_names, specs))
     console.print(plain(f"{game.name}, seed {seed}: {seats_text}", style="bold"))
-    recorder = MatchRecorder(log_header(game, specs), seed) if args.log else None
-    state = game.new_initial_state(seed)
+    table = Table(game, specs, seed, console, auto_single=args.auto_single, pause=args.pause,
+                  echo=not sys.stdin.isatty(), max_decisions=args.max_decisions)
+    if record is not None:
+        try:
+            table.replay_actions([step["action"] for step in record["steps"]])
+        except RulebookError as exc:
+            raise ParameterError(f"{args.resume} does not replay: {exc}") from None
+        console.print(Text(f"Resumed after {len(record['steps'])} moves.", style="bold"))
     try:
-        cap = None if HUMAN in specs else args.max_decisions
-        play_game(state, agents, StepPrinter(console, game, specs, recorder, state), cap)
-        if not state.is_terminal():
-            raise ParameterError(f"the game did not end within {cap} decisions (bots only)",
-                                 hint="the rules may never reach an end with these bots; raise "
-                                      "--max-decisions if the game is just long")
+        table.run()
     except QuitGame:
-        console.print(f"Stopped after {state.moves} moves.")
+        console.print(f"Stopped after {table.state.moves} moves.")
         return 0
     finally:
-        if recorder is not None:
-            write_logs(args.log, recorder.log(state))
-    _show_end(console, game, state, specs)
+        if args.log:
+            write_logs(args.log, table.recorder.log(table.state))
+    table.show_end()
     return 0
-
-
-def _play_agent(spec: str, seat: int, seed: int, game, console: Console):
-    """A human at the terminal, or the bot a spec names (seeded as in game 1 of a simulation)."""
-    if spec == HUMAN:
-        return HumanPlayer(seat, game, console)
-    return make_bot(spec, seat, bot_seed(seed, 0, seat))
-
-
-class StepPrinter:
-    """The ``on_step`` callback of ``play``: prints each step and records it when logging.
-
-    The text of another seat's action is masked (only the option's name is shown) when it names a
-    component that a human seat could see neither before nor after the step, such as a secret bet."""
-
-    def __init__(self, console: Console, game, specs: list, recorder, state):
-        self.console = console
-        self.game = game
-        self.specs = specs
-        self.recorder = recorder
-        self.humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
-        self.seen = {seat: visible_components(state.view(seat)) for seat in self.humans}
-
-    def __call__(self, seat, legal, action, state) -> None:
-        if self.recorder is not None:
-            self.recorder.record(seat, legal, action, state)
-        who = f"{self.game.player_names[seat]} ({self.specs[seat]}): "
-        said = safe_text(self.public_text(seat, action, state))
-        self.console.print(Text.assemble((safe_text(who), "bold"), said))
-        for note in state.notes:
-            self.console.print(plain(f"  {note}", style="dim"))
-
-    def public_text(self, seat: int, action, state) -> str:
-        """The action's text, or its option's name if it names a component a human has not seen."""
-        if action.public:
-            return str(action)
-        named = set(action.components())
-        masked = False
-        for human in self.humans:
-            now = visible_components(state.view(human))
-            masked |= human != seat and not named <= self.seen[human] | now
-            self.seen[human] = now
-        return f"{action.name} (details hidden)" if masked else str(action)
-
-
-def visible_components(view) -> set:
-    """The ids of the components a view shows."""
-    if isinstance(view, dict):
-        found = {view["id"]} if isinstance(view.get("id"), int) else set()
-        return found.union(*(visible_components(v) for v in view.values()))
-    if isinstance(view, list):
-        return set().union(*(visible_components(v) for v in view))
-    return set()
-
-
-def _show_end(console: Console, game, state, specs: list) -> None:
-    """The final table (for the first human seat, else as a spectator sees it) and the result."""
-    viewer = specs.index(HUMAN) if HUMAN in specs else None
-    console.print()
-    console.print(render_view(state.view(viewer), game))
-    console.print(result_text(game, state.returns(), state.winners()))
 
 
 # ---- simulations ----------------------------------------------------------------------------------
@@ -428,7 +326,10 @@ def cmd_lsp(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    """Replay a log file; exit 1 at the first step that does not reproduce."""
+    """Replay a log file; exit 1 at the first step that does not reproduce (or, with --show, step
+    through it)."""
+    if args.show:
+        return show_replay(args.file, args.seat, args.game, Console(highlight=False))
     report = replay(args.file)
     for warning in report.warnings:
         print(safe_text(f"warning: {warning}"), file=sys.stderr)

@@ -46,21 +46,29 @@ class Items:
         yield line
 
 
-def render_view(view: dict, game) -> Group:
-    """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind."""
+def render_view(view: dict, game, menu: bool = True) -> Group:
+    """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind.
+    ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them)."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
     shared, per_player = _split_zones(view["zones"], [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
     table.add_column()
     for label, content in shared:
-        table.add_row(Text(label), _zone_renderable(content, defaults))
+        if menu or not _is_empty(content):
+            table.add_row(Text(label), _zone_renderable(content, defaults))
     if view["vars"]:
         table.add_row("vars", _vars_items(view["vars"], defaults))
     for index, player in enumerate(view["players"]):
-        _add_player_rows(table, view, index, per_player[player["name"]], defaults)
+        if menu or player["name"] == view.get("viewer"):
+            _add_player_rows(table, view, index, per_player[player["name"]], defaults, menu)
+        else:
+            _add_player_line(table, view, index, per_player[player["name"]], defaults)
     parts = [Rule(Text(_title(view)), style="bold"), table]
-    parts += _outcome(view) if view.get("over") else _decision(view)
+    if menu:
+        parts += _outcome(view) if view.get("over") else _decision(view)
+    elif view.get("decision") and "actions" not in view["decision"]:
+        parts.append(Text(f"Waiting for {view['decision']['player']}.", style=DIM))
     return Group(*parts)
 
 
@@ -99,12 +107,32 @@ def _is_zone_group(content) -> bool:
     return isinstance(content, dict) and "grid" not in content and not isinstance(content.get("count"), int)
 
 
-def _add_player_rows(table: Table, view: dict, index: int, zones: list, defaults: dict) -> None:
+def _is_empty(content) -> bool:
+    """Whether a zone (or a group of zones) holds nothing."""
+    if _is_zone_group(content):
+        return all(_is_empty(sub) for sub in content.values())
+    return not _zone_texts(content, {})
+
+
+def _add_player_line(table: Table, view: dict, index: int, zones: list, defaults: dict) -> None:
+    """Another player on one row: the zones that hold something, then the variables."""
+    player = view["players"][index]
+    items = [Text(f"{zone}: {', '.join(texts)}") for zone, content in zones
+             if not _is_zone_group(content) and (texts := _zone_texts(content, defaults))]
+    own_vars = {k: v for k, v in player.items() if k != "name"}
+    if view.get("over") and "scores" in view:
+        own_vars["score"] = view["scores"][index]
+    items += [Text.assemble(f"{name} ", (format_value(value, defaults), "bold")) for name, value in own_vars.items()]
+    table.add_row(Text(player["name"], style="bold magenta"), Items(items, separator=" · "))
+
+
+def _add_player_rows(table: Table, view: dict, index: int, zones: list, defaults: dict, menu=True) -> None:
     player = view["players"][index]
     you = " (you)" if player["name"] == view.get("viewer") else ""
     table.add_row(Text(player["name"] + you, style="bold magenta"), "")
     for zone, content in zones:
-        table.add_row(Text(f"  {zone}"), _zone_renderable(content, defaults))
+        if menu or not _is_empty(content):
+            table.add_row(Text(f"  {zone}"), _zone_renderable(content, defaults))
     own_vars = {k: v for k, v in player.items() if k != "name"}
     if view.get("over") and "scores" in view:
         own_vars["score"] = view["scores"][index]

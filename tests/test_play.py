@@ -1,0 +1,92 @@
+"""Terminal play (interpreter/cli/play.py): staged menus, undo, hot-seat, resume from a game record,
+and ``replay --show``."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from interpreter import load_game
+from interpreter.cli import main
+from interpreter.cli.play import match_choice
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return code, out.out
+
+
+def _record(capsys, tmp_path, game, seed, name="full.json", *extra):
+    path = tmp_path / name
+    code, _ = run(capsys, "play", game, "--seats", ",".join(["random"] * load_game(game).num_players),
+                  "--seed", seed, "--log", path, *extra)
+    assert code == 0
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("game, seed, every", [("la-famiglia", 5, 1), ("gangster", 2, 9),
+                                               ("mafiadollar", 1, 23)])
+def test_a_resumed_game_ends_as_the_uninterrupted_one(capsys, tmp_path, game, seed, every):
+    full = _record(capsys, tmp_path, game, seed)
+    assert full["finished"] and len(full["steps"]) > 3
+    for k in range(0, len(full["steps"]), every):
+        part = dict(full, steps=full["steps"][:k], finished=False, returns=None, winners=None)
+        (tmp_path / "part.json").write_text(json.dumps(part))
+        code, out = run(capsys, "play", "--resume", tmp_path / "part.json", "--log", tmp_path / "resumed.json",
+                        game)
+        assert code == 0 and f"Resumed after {k} moves" in out
+        resumed = json.loads((tmp_path / "resumed.json").read_text())
+        assert resumed["steps"] == full["steps"] and resumed["returns"] == full["returns"], f"resumed at {k}"
+
+
+def test_a_person_picks_stage_by_stage(capsys, monkeypatch):
+    # Gangster, seed 3: place a tile of the own supply (stage 0 by prefix, the tile by its number),
+    # then its field by the cell's name
+    monkeypatch.setattr(sys, "stdin", io.StringIO("place … from your supply\n1\nr3c3\nquit\n"))
+    code, out = run(capsys, "play", "gangster", "--players", 2, "--seed", 3)
+    assert code == 0
+    assert "Red (human): put red 1 on r3c3" in out
+    assert "tile?" in out and "field?" in out
+
+
+def test_choices_are_picked_by_number_prefix_or_token():
+    state = load_game("gangster", players=2).new_initial_state(3)
+    state.apply_action("draw from stack A")
+    fields = state.staged_choices(("put", state.staged_choices(("put",))[0].value))
+    assert match_choice("r3c3", fields).label == "r3c3"
+    assert match_choice("1", fields) is fields[0] and match_choice("99", fields) is None
+    first = state.staged_choices()
+    assert [c.label for c in first] == ["put … on …"]
+    assert match_choice("pu", first) is first[0] and match_choice("put", first) is first[0]
+    assert match_choice("r", fields) is None, "several labels start with r: no guess"
+
+
+def test_undo_takes_back_the_last_decision_and_the_bots_replies(capsys, monkeypatch, tmp_path):
+    state = load_game("la-famiglia").new_initial_state(2)
+    first = next(str(a) for a in state.legal_actions() if a.name != "pass")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{first}\nundo\nquit\n"))
+    code, out = run(capsys, "play", "la-famiglia", "--seed", 2, "--log", tmp_path / "game.json")
+    assert code == 0
+    assert f"undone: {first}" in out and "Stopped after 0 moves" in out
+    assert json.loads((tmp_path / "game.json").read_text())["steps"] == []
+
+
+def test_hot_seat_passes_the_device(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\n\nquit\n"))
+    code, out = run(capsys, "play", "la-famiglia", "--seats", "human,human", "--seed", 2)
+    assert code == 0
+    assert "Pass the device to P2. P2: press Enter when ready." in out
+
+
+def test_replay_show_steps_through_a_game(capsys, monkeypatch, tmp_path):
+    record = _record(capsys, tmp_path, "la-famiglia", 4)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n\nb\n3\nend\nq\n"))
+    code, out = run(capsys, "replay", tmp_path / "full.json", "--show", "--seat", 1)
+    assert code == 0
+    assert "move 1: P1 — " in out and "move 3: " in out
+    assert f"move {len(record['steps'])}/{len(record['steps'])}" in out
+    assert out.count("P1 (you)") >= 2 and "P2 (you)" in out, "at the end every seat's view"
+    assert "Scores: " in out
