@@ -137,7 +137,7 @@ def _option_label(game, action) -> str:
     """An option as people read it: its text with "…" for the values still to choose."""
     option = action.option
     if not option.text:
-        return option.name
+        return option.name.replace("_", " ")
     return option.text.format(**{name: "…" for name in option.param_names})
 
 

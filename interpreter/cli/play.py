@@ -13,6 +13,7 @@ import time
 
 from rich.columns import Columns
 from rich.console import Console
+from rich.table import Table as Grid
 from rich.text import Text
 
 from dsl.errors import IllegalActionError, ParameterError
@@ -66,6 +67,7 @@ class Table:
         self.seen_by: dict = {}  # per person: how much of their narration they had read at their turn
         self.echo = echo
         self.max_decisions = None if self.humans else max_decisions  # a cap for games of bots only
+        self.shown = None  # the table as last shown (to not show it again unchanged)
 
     # ---- the game loop ---------------------------------------------------------------------------
     def replay_actions(self, texts: list) -> None:
@@ -118,7 +120,7 @@ class Table:
             messages = self.state.narration(seat, self.told[seat])
             self.told[seat] += len(messages)
             for message in messages:
-                self.console.print(Text("  » ", style="dim").append(narration_text(message)))
+                self.console.print(told_line(message))
 
     def announce(self, seat, action, before) -> None:
         """Print what a seat did, as far as the people at the table may know it."""
@@ -142,7 +144,7 @@ class Table:
             self.pass_device(seat)
         self.last_human = seat
         self.seen_by[seat] = len(self.state.narration(seat))
-        self.show(seat)
+        self.show(seat, again=False)
         prefix = ()
         while True:
             choices = self.state.staged_choices(prefix)
@@ -165,6 +167,7 @@ class Table:
                 return picked[0].action
 
     def pass_device(self, seat) -> None:
+        self.shown = None
         self.console.clear()
         name = self.game.player_names[seat]
         self.console.print(Text(f"Pass the device to {name}. {name}: press Enter when ready.", style="bold"))
@@ -174,11 +177,17 @@ class Table:
         if since:
             self.console.print(Text(f"Since your last turn, {name}:", style="bold"))
         for message in since[-10:]:
-            self.console.print(Text("  » ", style="dim").append(narration_text(message)))
+            self.console.print(told_line(message))
 
-    def show(self, seat) -> None:
+    def show(self, seat, again=True) -> None:
+        """The table as ``seat`` sees it; with ``again=False`` not if it looks as when last shown."""
+        view = self.state.view(seat)
+        table = {k: v for k, v in view.items() if k not in ("moves", "decision", "narration")}
+        if not again and table == self.shown:
+            return
+        self.shown = table
         self.console.print()
-        self.console.print(render_view(self.state.view(seat), self.game, menu=False))
+        self.console.print(render_view(view, self.game, menu=False))
 
     def menu(self, seat, prefix, choices) -> None:
         decision = self.state.view(seat).get("decision") or {}
@@ -317,6 +326,15 @@ def match_choice(text: str, choices: list):
         if len(found) > 1:
             return None
     return None
+
+
+def told_line(message: dict) -> Grid:
+    """A narration message as an indented line that wraps under itself."""
+    grid = Grid.grid()
+    grid.add_column(width=4, style="dim")
+    grid.add_column()
+    grid.add_row("  » ", narration_text(message))
+    return grid
 
 
 def narration_text(message: dict) -> Text:

@@ -12,7 +12,7 @@ from dsl.errors import ParameterError, RulebookError
 
 from ..analysis.match_log import read_logs
 from ..game import load_game
-from .play import narration_text, visible_components
+from .play import told_line, visible_components
 from .safe import safe_text
 from .render import render_view, result_text
 
@@ -74,7 +74,7 @@ def _show(console, game, states, steps, at, viewer) -> None:
         console.print(Text(safe_text(f"move {at}: {game.player_names[step['seat']]} — {text}"), style="bold"))
         told = len(before.narration(viewer))
         for message in state.narration(viewer, told):
-            console.print(Text("  » ", style="dim").append(narration_text(message)))
+            console.print(told_line(message))
     viewers = range(game.num_players) if state.is_terminal() else [viewer]
     for who in viewers:
         console.print(render_view(state.view(who), game, menu=False))
