@@ -43,10 +43,17 @@ class Match:
     def legal_ids(self) -> list:
         if self.state.is_terminal():
             return []
+        if self.state.is_chance_node():
+            return [outcome.index for outcome, _ in self.state.chance_outcomes()]
         return self.space.legal_ids(self.state, self.prefix)
 
     def apply_id(self, i: int) -> None:
-        """Take one id: a whole action (flat) or one stage (staged)."""
+        """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
+        (which no seat sees: it shows only in what the seats' views show afterwards)."""
+        if self.state.is_chance_node():
+            self.seen = {}
+            self.state.apply_action(int(i))
+            return
         space = self.space
         if not space.staged:
             self._take(space.action_from_id(self.state, i), (i,))

@@ -12,7 +12,12 @@ seat's score minus the best score of the others; ``win``: 1 for the winner, 0 fo
 seats sharing a win, -1 for the others).
 
 The game type is sequential, imperfect information, with sampled stochastic chance (the engine
-draws its chance from the seed of each game), general sum, terminal rewards.  Actions are the
+draws its chance from the seed of each game), general sum, terminal rewards.  With
+``explicit_chance`` true every random event is a chance node with its outcomes
+(:mod:`interpreter.chance`) and the chance mode is explicit stochastic, so CFR, exploitability and
+expectiminimax run on any ruleset.  ``zero_sum`` declares that the ruleset's scores always add up
+to zero (poker, +1/-1 games), so that exploitability can be computed; two-player games with the
+``margin`` or ``win`` utility are zero-sum anyway.  Actions are the
 game's action ids (:mod:`interpreter.action_ids`); in a staged action space each OpenSpiel action is
 one stage of a decision and the same player moves again until the action is whole.  Observation and
 information-state tensors and strings come from the seat's view only (:mod:`interpreter.observations`).
@@ -34,27 +39,41 @@ import pyspiel
 
 from .match import Match, MatchObserver, cached_game
 
-_DEFAULTS = {"ruleset": "la-famiglia", "players": 0, "params": "", "seed": -1, "utility": "score"}
+_DEFAULTS = {"ruleset": "la-famiglia", "players": 0, "params": "", "seed": -1, "utility": "score",
+             "explicit_chance": False, "zero_sum": False}
 MAX_GAME_LENGTH = 100_000
 UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
+MIN_CHANCE_OUTCOMES = 6  # explicit chance: a shuffle has at most one outcome per component, a die 6 sides
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="rulebook",
-    long_name="rulebook ruleset",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=16,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    provides_factored_observation_string=False,
-    parameter_specification=dict(_DEFAULTS))
+
+def game_type(chance_mode, utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    """The game type, with the chance mode of a seeded (sampled) or an explicit-chance game, and the
+    sum of its utilities (general, or zero)."""
+    return pyspiel.GameType(
+        short_name="rulebook",
+        long_name="rulebook ruleset",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance_mode,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=16,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=dict(_DEFAULTS))
+
+
+GAME_TYPE = game_type(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC)
+GAME_TYPES = {(explicit, zero_sum): game_type(
+    pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM)
+    for explicit in (False, True) for zero_sum in (False, True)}
+
 
 def engine_game(ruleset: str, players: int, params: str):
     """The engine's game for the adapter's parameters (loaded once per process)."""
@@ -85,10 +104,14 @@ class RulebookGame(pyspiel.Game):
         if self.utility not in UTILITIES:
             raise ValueError(f"utility must be one of {', '.join(UTILITIES)}")
         bound = 1.0 if self.utility == "win" else SCORE_BOUND
-        info = pyspiel.GameInfo(num_distinct_actions=self.rulebook.num_distinct_actions(), max_chance_outcomes=0,
+        zero_sum = bool(params["zero_sum"]) or (self.rulebook.num_players == 2 and self.utility != "score")
+        self.explicit_chance = bool(params["explicit_chance"])
+        chance_outcomes = max(self.rulebook.num_components, MIN_CHANCE_OUTCOMES) if self.explicit_chance else 0
+        info = pyspiel.GameInfo(num_distinct_actions=self.rulebook.num_distinct_actions(),
+                                max_chance_outcomes=chance_outcomes,
                                 num_players=self.rulebook.num_players, min_utility=-bound, max_utility=bound,
-                                utility_sum=None, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPE, info, params)
+                                utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(GAME_TYPES[self.explicit_chance, zero_sum], info, params)
         seed = int(params["seed"])
         self._seeds = random.Random(seed if seed >= 0 else None)
         self._pending = None  # [seed, match or None]: the next new game, built at most once
@@ -104,9 +127,9 @@ class RulebookGame(pyspiel.Game):
         initial state each time it asks for a tensor's size: that must not cost a new game)."""
         if self._pending is not None and self._pending[0] == seed:
             if self._pending[1] is None:
-                self._pending[1] = Match(self.rulebook.new_initial_state(seed))
+                self._pending[1] = Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
             return self._pending[1]
-        return Match(self.rulebook.new_initial_state(seed))
+        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
 
     def take(self, seed) -> Match:
         """The match of a game with this seed, to be played."""
@@ -115,7 +138,7 @@ class RulebookGame(pyspiel.Game):
             self._pending = None
             if match is not None:
                 return match
-        return Match(self.rulebook.new_initial_state(seed))
+        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
 
     def new_initial_state(self):
         return RulebookState(self)
@@ -160,10 +183,16 @@ class RulebookState(pyspiel.State):
     def _legal_actions(self, player):
         return self.match.legal_ids() if player == self.match.current_player() else []
 
+    def chance_outcomes(self):
+        """``(outcome, probability)`` at a chance node (explicit chance only)."""
+        return [(outcome.index, p) for outcome, p in self.match.state.chance_outcomes()]
+
     def _apply_action(self, action):
         self.match.apply_id(int(action))
 
     def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {int(action) + 1}"
         return self.get_game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
