@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -44,6 +45,21 @@ def test_la_famiglia_to_the_end_by_clicks(web_server, context):
     screenshot(page, "table-la-famiglia")
 
 
+def people_turn(live, people: int, seconds: float = 30.0):
+    """The seat of the person to decide next, once the bots (seats from ``people`` on, moving on the
+    server at their own pace) have moved; None when the game is over."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = live.state
+        if state.is_terminal():
+            return None
+        seat = state.current_player()
+        if seat is not None and seat < people:
+            return seat
+        time.sleep(0.05)
+    raise AssertionError(f"the bots did not move within {seconds} s")
+
+
 def test_gangster_two_people_and_a_bot(web_server, context):
     table = create_table(web_server, "gangster", ["human", "human", "random"], players=3)
     pages = [context().new_page() for _ in range(2)]
@@ -53,13 +69,15 @@ def test_gangster_two_people_and_a_bot(web_server, context):
     live = live_table(web_server, table["id"])
     placements = 0
     for _ in range(40):
-        seat = live.state.current_player()
+        seat = people_turn(live, len(pages))
+        if seat is None:
+            break
         page = pages[seat]
         wait_ready(page)
         for s, p in enumerate(pages):  # each page shows only what its seat sees
             assert shown_ids(p) <= visible_ids(live.state, s)
         assert pages[1 - seat].locator("#choices button").count() == 0
-        place = page.locator("#choices button.choice", has_text="place own")
+        place = page.locator("#choices button.choice", has_text="from your supply")
         if place.count():
             click_and_wait(page, place)
             click_and_wait(page, page.locator(".player.me .target").first)
