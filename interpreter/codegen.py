@@ -24,8 +24,9 @@ from dsl import ast
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS
 
-from .comprehensions import printed_mask
-from dsl.types import ZONE, element_type
+from .comprehensions import _nests_comprehension, printed_mask
+from .limits import checked_int, checked_list, checked_value
+from dsl.types import INT, ZONE, element_type
 
 _PYOPS = {"+": py.Add, "-": py.Sub, "*": py.Mult, "//": py.FloorDiv, "%": py.Mod}
 _CMPOPS = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE,
@@ -243,7 +244,8 @@ class CodeGen:
                 return prelude + [N.Assign(targets=[_sub_store(table, key)], value=value)]
             return [N.Assign(targets=[_sub_store(table, key)], value=value)]
         op = {"+=": py.Add, "-=": py.Sub, "*=": py.Mult}[node.op]()
-        updated = N.BinOp(left=_sub(table, key), op=op, right=value)  # a new list, as operator.add
+        updated = _call(self.value(checked_value),  # a new list, as operator.add; within the budget
+                        [N.BinOp(left=_sub(table, key), op=op, right=value)])
         return prelude + [N.Assign(targets=[_sub_store(table, key)], value=updated)]
 
     # ---- names -------------------------------------------------------------------------------------
@@ -385,9 +387,14 @@ class CodeGen:
         return N.List(elts=[self.expr(i) for i in node.items], ctx=N.Load())
 
     def _x_binop(self, node):
-        if self.compiler.types[node].name == "list":
-            return N.BinOp(left=self.list_expr(node.left), op=N.Add(), right=self.list_expr(node.right))
-        return N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
+        # the budget of interpreter/limits.py, as the closure compiler checks it
+        type_ = self.compiler.types[node]
+        if type_.name == "list":
+            return _call(self.value(checked_list),
+                         [N.BinOp(left=self.list_expr(node.left), op=N.Add(), right=self.list_expr(node.right))])
+        check = checked_int if type_ == INT else checked_value
+        return _call(self.value(check),
+                     [N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))])
 
     def _x_compare(self, node):
         left = self.expr(node.left)
@@ -420,7 +427,7 @@ class CodeGen:
         return N.UnaryOp(op=N.Not(), operand=operand)
 
     def _x_neg(self, node):
-        return N.UnaryOp(op=N.USub(), operand=self.expr(node.operand))
+        return _call(self.value(checked_int), [N.UnaryOp(op=N.USub(), operand=self.expr(node.operand))])
 
     def _x_cond(self, node):
         return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
@@ -460,6 +467,12 @@ class CodeGen:
             self.scopes.pop()
 
     def _x_comprehension(self, node):
+        # a nest of comprehensions shares one count of iterations (interpreter/limits.py): the
+        # closure compiler counts it (interpreter/comprehensions.py); a lone one needs no count
+        compiler = self.compiler
+        if compiler.iterations is not None or any(_nests_comprehension(compiler, part)
+                                                  for part in (node.elem, node.cond)):
+            raise Unsupported("nested comprehension")
         source = self.iterated(node.source)
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
@@ -486,7 +499,7 @@ class CodeGen:
         if func == "list":
             return comp(elem, cond)
         if func == "sum":
-            return _call(_load("sum"), [comp(elem, cond)])
+            return _call(self.value(checked_int), [_call(_load("sum"), [comp(elem, cond)])])
         if func == "count":
             test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
             if cond is not None:

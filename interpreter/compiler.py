@@ -148,7 +148,7 @@ def component_content(type_) -> str | None:
 
 
 class Compiler:
-    def __init__(self, ruleset: ir.Ruleset, game, codegen: bool = False):
+    def __init__(self, ruleset: ir.Ruleset, game, codegen: bool = True):
         self.rs = ruleset
         self.game = game
         self.types = ruleset.types

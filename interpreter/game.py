@@ -99,10 +99,10 @@ def _check_arguments(params, players) -> None:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, path=None, codegen: bool = False):
-        """``codegen=True`` compiles to generated Python code (interpreter/codegen*.py), which is
-        faster but does not yet carry the runtime work budget (interpreter/limits.py): off by
-        default until it does; the closure compiler is the reference the tests compare it with."""
+    def __init__(self, ruleset: Ruleset, path=None, codegen: bool = True):
+        """``codegen=False`` compiles with the closure compiler alone: the reference the tests
+        compare the generated code with (interpreter/codegen*.py, which enforces the same work
+        budget of interpreter/limits.py)."""
         self.ruleset = ruleset
         self._codegen = codegen
         self.path = str(path) if path else ruleset.file
