@@ -29,7 +29,7 @@ RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve()
 
 def find_ruleset(name_or_path: str | os.PathLike) -> Path:
     """A ruleset file from a path, or from the name of a ruleset, a shipped variant or an example
-    (a file anywhere under ``rulesets/``: ``la-famiglia``, ``la-famiglia-street-7``)."""
+    (a file anywhere under ``rulesets/``: ``pig``, ``kuhn-poker``, a variant's file name)."""
     if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
         raise ErrorList([ParameterError(f"a ruleset is named by a text or a path, not {name_or_path!r}")])
     path = Path(name_or_path)

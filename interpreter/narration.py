@@ -4,7 +4,7 @@
 message's ``{player}``, ``{component}``… fields are filled in when a seat reads it.  A message goes to
 everyone, or only to the seat ``to`` (``to=owner_of(zone)`` for the owner of a zone).  A component
 is named only to the seats that could see it (or knew where it was) when the message was logged;
-the others read "a card" (or its kind, when the game has components of one kind only).  So one statement tells the drawer "P2 drew Brutale 3" and the
+the others read "a card" (or its kind, when the game has components of one kind only).  So one statement tells the drawer "P2 drew Queen 3" and the
 others "P2 drew a card", and no seat's narration names what it may not see.
 
 An entry is plain JSON data kept in the state (``state.narrative``), in the order logged::

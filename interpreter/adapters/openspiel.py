@@ -2,7 +2,7 @@
 
     >>> import pyspiel
     >>> import interpreter.adapters.openspiel  # registers the game
-    >>> game = pyspiel.load_game("rulebook", {"ruleset": "la-famiglia", "players": 2})
+    >>> game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "players": 2})
 
 Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
 default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
@@ -39,7 +39,7 @@ import pyspiel
 
 from .match import Match, MatchObserver, cached_game
 
-_DEFAULTS = {"ruleset": "la-famiglia", "players": 0, "params": "", "seed": -1, "utility": "score",
+_DEFAULTS = {"ruleset": "classic/kuhn-poker", "players": 0, "params": "", "seed": -1, "utility": "score",
              "explicit_chance": False, "zero_sum": False}
 MAX_GAME_LENGTH = 100_000
 UTILITIES = ("score", "margin", "win")

@@ -1,7 +1,7 @@
 """Any ruleset as a PettingZoo AEC environment (extra ``[rl]``: pettingzoo, gymnasium, numpy).
 
     >>> from interpreter.adapters.pettingzoo import env
-    >>> e = env("la-famiglia")
+    >>> e = env("classic/kuhn-poker")
     >>> e.reset(seed=1)
     >>> for agent in e.agent_iter():
     ...     obs, reward, termination, truncation, info = e.last()

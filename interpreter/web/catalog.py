@@ -1,6 +1,6 @@
 """The rulesets a server offers: every ``*.yaml`` below one folder, named by its path in that folder.
 
-A browser names a ruleset by its key (``la-famiglia``, ``variants/gangster-any-shooter``); keys are
+A browser names a ruleset by its key (``pig``, ``classic/kuhn-poker``, ``variants/my-variant``); keys are
 looked up in this catalog, never turned into paths, and a variant's ``extends:`` is resolved only to
 files of the same folder.  So no request reaches a file outside the rulesets folder.
 """

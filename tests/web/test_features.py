@@ -73,7 +73,7 @@ def test_time_travel_through_a_finished_game(web_server, context):
 
 def test_designer_diagnostics_and_play_this_version(web_server, context):
     page = context().new_page()
-    page.goto(web_server.url + "/designer")
+    page.goto(web_server.url + "/designer?from=la-famiglia")
     page.locator("#diagnostics li.ok").wait_for(timeout=60_000)
     game_line = page.evaluate("editor.getValue().split('\\n').indexOf('game:')")  # 0-based
     assert game_line >= 0

@@ -132,8 +132,8 @@ async function start() {
   const bot = document.getElementById("bot");
   for (const b of catalog.bots) { const o = el("option", null, `bots: ${b.name}`); o.value = b.name; bot.appendChild(o); }
   bot.value = catalog.bots.some(b => b.name === "random") ? "random" : catalog.bots[0].name;
-  const wanted = new URLSearchParams(location.search).get("from") || "la-famiglia";
-  if (catalog.rulesets.some(r => r.key === wanted)) select.value = wanted;
+  const wanted = new URLSearchParams(location.search).get("from");  // else the catalogue's first ruleset
+  if (wanted && catalog.rulesets.some(r => r.key === wanted)) select.value = wanted;
   select.addEventListener("change", () => loadSource(select.value));
   document.getElementById("play").addEventListener("click", play);
   document.getElementById("simulate").addEventListener("click", simulate);
