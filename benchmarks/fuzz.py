@@ -159,7 +159,7 @@ def play_checked(game, seed: int) -> None:
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-def ruleset_case(rng: random.Random, folder: Path, texts: dict) -> str:
+def ruleset_case(rng: random.Random, folder: Path, texts: dict, keep: Path | None = None) -> str:
     base = rng.choices(BASES, WEIGHTS)[0]
     if rng.random() < 0.8:
         data = mutate_data(yaml.safe_load(texts[base]), rng)
@@ -169,7 +169,13 @@ def ruleset_case(rng: random.Random, folder: Path, texts: dict) -> str:
     path = folder / f"case-{base.stem}.yaml"
     path.write_bytes(text)
     seed = rng.randrange(1000)
-    return guarded(lambda: play_checked(load_game(path), seed))
+    outcome = guarded(lambda: play_checked(load_game(path), seed))
+    if keep is not None and outcome.split(":")[0] not in ("ok", "clean"):
+        keep.mkdir(parents=True, exist_ok=True)
+        kept = keep / f"case-{len(list(keep.iterdir()))}-{base.stem}-seed{seed}.yaml"
+        kept.write_bytes(text)
+        outcome += f"\n(kept as {kept})"
+    return outcome
 
 
 # ---- tampering with saved states and logs ---------------------------------------------------------
@@ -229,7 +235,8 @@ def log_case(rng: random.Random, game, folder: Path) -> str:
     return guarded(lambda: replay(path))
 
 
-def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: int = 3, progress: int = 0) -> Counter:
+def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: int = 3, progress: int = 0,
+         keep: Path | None = None) -> Counter:
     """Run the cases; a Counter of outcomes per kind ('ruleset clean', 'state traceback', ...)."""
     rng = random.Random(seed)
     outcomes, failures = Counter(), []
@@ -238,7 +245,7 @@ def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: in
     with tempfile.TemporaryDirectory() as folder:
         for i in range(rulesets + states):
             if i < rulesets:
-                kind, outcome = "ruleset", ruleset_case(rng, Path(folder), texts)
+                kind, outcome = "ruleset", ruleset_case(rng, Path(folder), texts, keep)
             elif (i - rulesets) % 2 == 0:
                 kind, outcome = "state", state_case(rng, games)
             else:
@@ -260,10 +267,11 @@ def main(argv=None) -> int:
     parser.add_argument("--states", type=int, default=1_000, help="tampered saved states and logs (half each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", type=int, default=0, metavar="N", help="report the counts every N cases")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="write each failing ruleset case to DIR")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     outcomes = fuzz(args.rulesets, args.states, args.seed, report=lambda text: print(text, file=sys.stderr, flush=True),
-                    progress=args.progress)
+                    progress=args.progress, keep=args.keep)
     for key in sorted(outcomes):
         print(f"{key}: {outcomes[key]}")
     bad = sum(n for key, n in outcomes.items() if not key.endswith((" ok", " clean")))
