@@ -16,6 +16,7 @@ tracebacks in full.  tests/test_hostile.py runs a short fuzz of the same kind.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import resource
@@ -114,7 +115,7 @@ def mutate_data(data, rng: random.Random):
             cut = rng.randint(0, len(value))
             parent[key] = value[:cut] + rng.choice(EXPRESSION_EDITS) + value[cut:]
         elif roll < 0.75:
-            parent[key] = rng.choice(HOSTILE_VALUES)
+            parent[key] = copy.deepcopy(rng.choice(HOSTILE_VALUES))  # never the shared object itself
         elif roll < 0.85 and isinstance(parent, dict):
             del parent[key]
         elif roll < 0.92 and isinstance(parent, list):
@@ -189,7 +190,7 @@ def tamper(data, rng: random.Random):
     elif roll < 0.4 and isinstance(parent[key], int) and not isinstance(parent[key], bool):
         parent[key] = parent[key] + rng.choice([-1, 1, -1000, 10 ** 6, 2 ** 64])
     else:
-        parent[key] = rng.choice(HOSTILE_VALUES[:16] + ["x", [1], {"a": 1}, -5, 99])
+        parent[key] = copy.deepcopy(rng.choice(HOSTILE_VALUES[:16] + ["x", [1], {"a": 1}, -5, 99]))
     return data
 
 
