@@ -16,6 +16,9 @@ An entry is plain JSON data kept in the state (``state.narrative``), in the orde
 renders the entries a seat may read as ``{"text": str, "parts": [...], "move": int}``; each part is
 ``{"text": …}`` plus ``"player": seat``, ``"component": id`` (with ``"kind"``; a hidden one has
 ``"component": None``) or ``"number": n``, so a terminal or a web page can draw it.
+
+A search bot's throw-away copies are muted (:func:`mute`): nobody reads their narration, so ``log()``
+records nothing there (play is the same; it only saves the work).
 """
 from __future__ import annotations
 
@@ -29,8 +32,15 @@ FIELDS = ("player", "other", "component", "number", "count")
 _FORMATTER = string.Formatter()
 
 
+def mute(state) -> None:
+    """Let ``state`` and its clones record no narration (a search copy; see the module's text)."""
+    state.narrative = ()
+
+
 def add(state, message: str, values: dict, to=None) -> None:
     """Log ``message`` with its field values (None: unused) for everyone, or for seat ``to``."""
+    if type(state.narrative) is tuple:  # muted
+        return
     game = state.game
     used = {}
     seen = []

@@ -125,3 +125,22 @@ def test_search_bots_ignore_the_opponents_hidden_hand(tmp_path, bot):
         state = game.new_initial_state(seed)
         twin = swapped_hidden(game, state, 0)
         assert str(make_bot(bot, 0, seed).choose(state)) == str(make_bot(bot, 0, seed).choose(twin))
+
+
+@pytest.mark.parametrize("ruleset", ["la-famiglia", "pferderennen-mafia"])
+def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
+    """Search bots mute their copies (no narration is recorded there): the play is the same."""
+    from interpreter.narration import mute
+    game = load_game(ruleset)
+    state = game.new_initial_state(3)
+    copy = state.clone()
+    mute(copy)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        actions, mirrored = state.legal_actions(), copy.legal_actions()
+        assert [str(a) for a in actions] == [str(a) for a in mirrored]
+        i = rng.randrange(len(actions))
+        state.apply_action(actions[i])
+        copy.apply_action(mirrored[i])
+    assert copy.is_terminal() and copy.returns() == state.returns() and copy.winners() == state.winners()
+    assert state.narration() and not copy.narration() and not copy.clone().narration()

@@ -36,3 +36,15 @@ def test_histogram_of_whole_numbers_uses_whole_bins():
     lines = stats.histogram([1, 1, 2, 3, 3, 3], bins=10)
     assert [line.split()[0] for line in lines] == ["1", "2", "3"]
     assert lines[2].endswith(" 3")
+
+
+def test_clopper_pearson_interval_matches_the_beta_quantiles():
+    # 95% exact intervals from the beta distribution's quantiles (SciPy: beta.ppf)
+    cases = {(0, 10): (0.0, 0.30850), (3, 6): (0.11812, 0.88188), (10, 10): (0.69150, 1.0),
+             (36, 40): (0.76336, 0.97207), (79, 100): (0.69708, 0.86506)}
+    for (k, n), (lo, hi) in cases.items():
+        got = stats.clopper_pearson_interval(k, n)
+        assert abs(got[0] - lo) < 1e-4 and abs(got[1] - hi) < 1e-4, (k, n, got)
+    assert stats.clopper_pearson_interval(0, 0) == (0.0, 1.0)
+    wide, narrow = stats.clopper_pearson_interval(9, 10), stats.wilson_interval(9, 10)
+    assert wide[0] < narrow[0]  # exact intervals are the more cautious ones

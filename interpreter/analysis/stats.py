@@ -1,7 +1,7 @@
 """Statistics for simulations: confidence intervals, tests of difference, text histograms.
 
 Pure Python (no SciPy): Wilson score intervals for win rates, a two-proportion z-test for win
-rates, Welch's t-test (with the Student t distribution through the regularized incomplete beta
+rates (and exact Clopper–Pearson intervals), Welch's t-test (with the Student t distribution through the regularized incomplete beta
 function) for means such as game length and score spread; for paired samples (the same seeds and
 bots under two rulesets) the exact McNemar test and the paired t-test, with intervals and effect
 sizes.
@@ -39,6 +39,27 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def clopper_pearson_interval(successes: int, n: int, level: float = 0.95) -> tuple:
+    """The exact (Clopper–Pearson) interval of a binomial proportion: never narrower than the true
+    coverage needs, so it is the one to quote for small samples."""
+    if n == 0:
+        return (0.0, 1.0)
+    tail = (1 - level) / 2
+
+    def solve(a: float, b: float, target: float) -> float:  # x with I_x(a, b) = target, by bisection
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if incomplete_beta(a, b, mid) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+    lower = 0.0 if successes == 0 else solve(successes, n - successes + 1, tail)
+    upper = 1.0 if successes == n else solve(successes + 1, n - successes, 1 - tail)
+    return (lower, upper)
 
 
 def normal_two_sided_p(z: float) -> float:

@@ -13,6 +13,7 @@ import random
 from dsl.errors import ParameterError, RulebookError
 
 from ..actions import frozen
+from ..narration import mute
 
 
 class Bot:
@@ -48,6 +49,7 @@ class Bot:
                 world = state.determinize(self.seat, self.rng)
             except RulebookError:
                 continue
+            mute(world)  # a search copy: nobody reads its narration
             judge = make_judge()
             by_key = {action_key(a): a for a in world.legal_actions()}
             for i, action in enumerate(actions):

@@ -13,6 +13,7 @@ import time
 
 from dsl.errors import RulebookError
 
+from ..narration import mute
 from .base import Bot, action_key, register_bot
 
 
@@ -76,54 +77,60 @@ class Search:
         return by_key[ranked[0][1]] if ranked else self.rng.choice(legal)
 
     def iterate(self, root, s, seats):
-        path = [(root, None)]
+        """One iteration on the determinized copy ``s``: down the tree, one new node, a playout,
+        and the result backed up along the path.  ``s`` is muted (its narration is never read)."""
+        mute(s)
+        path = [root]
         node = root
         while not s.is_terminal():
-            legal = s.legal_actions()
             mover = s.current_player()
-            untried = []
-            for action in legal:
-                child = node.children.get(action_key(action))
+            children = node.children
+            untried, tried = [], []
+            for action in s.legal_actions():
+                key = action_key(action)
+                child = children.get(key)
                 if child is None:
-                    untried.append(action)
+                    untried.append((action, key))
                 else:
                     child.available += 1
+                    tried.append((action, child))
             if untried:
-                action = self.rng.choice(untried)
-                child = Node(seats)
-                child.available = 1
-                node.children[action_key(action)] = child
+                action, key = self.rng.choice(untried)
+                node = children[key] = Node(seats)
+                node.available = 1
                 s.apply_action(action)
-                path.append((child, mover))
+                path.append(node)
                 break
-            action, node = self.select(node, legal, mover)
+            action, node = self.select(tried, mover)
             s.apply_action(action)
-            path.append((node, mover))
+            path.append(node)
         self.rollout(s)
         result = outcome(s, seats, self.shared)
-        for visited, _ in path:
+        for visited in path:
             visited.visits += 1
+            reward = visited.reward
             for p in range(seats):
-                visited.reward[p] += result[p]
+                reward[p] += result[p]
 
-    def select(self, node, legal, mover):
+    def select(self, tried, mover):
+        """The (action, child) of ``tried`` with the highest UCB value for ``mover``."""
         best, best_value = None, -1.0
         c = self.exploration
-        for action in legal:
-            child = node.children[action_key(action)]
+        log, sqrt = math.log, math.sqrt
+        for action, child in tried:
             if child.visits == 0:  # added by an iteration whose dealing failed: try it first
                 return action, child
-            value = child.reward[mover] / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            value = child.reward[mover] / child.visits + c * sqrt(log(child.available) / child.visits)
             if value > best_value:
                 best, best_value = (action, child), value
         return best
 
     def rollout(self, s):
-        choice = self.rng.choice
+        choice, apply, legal, over = self.rng.choice, s.apply_action, s.legal_actions, s.is_terminal
         for _ in range(self.rollout_depth):
-            if s.is_terminal():
+            if over():
                 return
-            s.apply_action(choice(s.legal_actions()))
+            apply(choice(legal()))
 
 
 @register_bot
