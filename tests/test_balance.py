@@ -238,9 +238,19 @@ def test_sweep_grid_of_two_parameters_and_its_report(capsys, tmp_path):
                        "--report", report)
     assert code == 0 and "street_size" in out and "open_hands" in out
     page = report.read_text(encoding="utf-8")
-    assert page.count("<svg") == 2 and "http://www.w3.org/2000/svg" in page
+    # seat 1's share as a heatmap around the fair share and as a line per open_hands value; length
+    assert page.count("<svg") == 3 and "http://www.w3.org/2000/svg" in page
+    assert "white: the fair share 50%" in page and "open_hands = true" in page and "95% CI" in page
     assert "src=" not in page and "https:" not in page and "<script" not in page  # self-contained
     assert "reduction_lasts_turn" in page
+
+
+def test_sweep_grid_of_two_parameters_as_png(capsys, tmp_path):
+    extra("matplotlib")
+    report = tmp_path / "grid.png"
+    code, out, _ = cli(capsys, "sweep", GAME, "--set", "street_size=5,6", "--set", "open_hands=true,false",
+                       "-n", 2, "--seats", "random,random", "--report", report)
+    assert code == 0 and report.read_bytes()[:4] == b"\x89PNG" and "report written" in out
 
 
 @pytest.mark.parametrize("argv, message", [

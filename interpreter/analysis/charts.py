@@ -229,31 +229,65 @@ def lines(title: str, xs: list, series: list, xlabel: str, ylabel: str, percent:
     return frame.svg()
 
 
-def heatmap(title: str, xs: list, ys: list, values: dict, xlabel: str, ylabel: str, percent: bool = False) -> str:
-    """A grid of coloured cells: ``values[(x, y)]`` for each x of ``xs`` and y of ``ys`` (as labels)."""
-    cell_w = max(34, min(70, 420 // max(1, len(xs))))
-    cell_h = max(22, min(40, 300 // max(1, len(ys))))
-    width, height = LEFT + 30 + cell_w * len(xs) + RIGHT, TOP + cell_h * len(ys) + BOTTOM
+def heatmap(title: str, xs: list, ys: list, values: dict, xlabel: str, ylabel: str, percent: bool = False,
+            centre: float | None = None, intervals: dict | None = None) -> str:
+    """A grid of coloured cells: ``values[(x, y)]`` for each x of ``xs`` and y of ``ys`` (as labels).
+    With ``centre`` (a rate's fair share) the scale diverges: white at the centre, blue above it and
+    orange below, over the whole 0–100% range, so that equal differences look equal; otherwise it
+    runs from light to dark over the values shown.  ``intervals[(x, y)]`` (low, high) is printed
+    under a cell's value."""
+    cell_w = max(48 if intervals else 34, min(70, 420 // max(1, len(xs))))
+    cell_h = max(36 if intervals else 22, min(44, 300 // max(1, len(ys))))
+    width = max(LEFT + 30 + cell_w * len(xs) + RIGHT, 300)
+    height = TOP + cell_h * len(ys) + BOTTOM + (16 if centre is not None else 0)
     numbers = [v for v in values.values() if v is not None]
     lo, hi = min(numbers, default=0), max(numbers, default=1)
     frame = Frame(title, xlabel, ylabel, (0, 1), (0, 1), width=width, height=height)
+    label_y = TOP + cell_h * len(ys) + 14
     for j, y in enumerate(ys):
         top = TOP + j * cell_h
         frame.parts.append(f'<text x="{LEFT + 26}" y="{top + cell_h / 2 + 4:.1f}" text-anchor="end">{_e(y)}</text>')
         for i, x in enumerate(xs):
             value = values.get((x, y))
-            t = 0.5 if hi == lo or value is None else (value - lo) / (hi - lo)
-            colour = f"rgb({int(245 - 170 * t)},{int(248 - 120 * t)},{int(255 - 60 * t)})"
+            colour, ink = _cell_colour(value, lo, hi, centre)
             left = LEFT + 30 + i * cell_w
             text = "" if value is None else (f"{100 * value:.0f}%" if percent else f"{value:.3g}")
+            band = (intervals or {}).get((x, y))
+            band_text = "" if band is None else (f"{100 * band[0]:.0f}–{100 * band[1]:.0f}%" if percent
+                                                 else f"{band[0]:.3g}–{band[1]:.3g}")
+            tip = text + (f" (95% CI {band_text})" if band_text else "")
             frame.parts.append(f'<rect x="{left}" y="{top}" width="{cell_w - 1}" height="{cell_h - 1}" '
-                               f'fill="{colour}"><title>{_e(x)}, {_e(y)}: {text}</title></rect>')
-            frame.parts.append(f'<text x="{left + cell_w / 2:.1f}" y="{top + cell_h / 2 + 4:.1f}" '
-                               f'text-anchor="middle">{text}</text>')
+                               f'fill="{colour}"><title>{_e(xlabel)} {_e(x)}, {_e(ylabel)} {_e(y)}: '
+                               f'{_e(tip)}</title></rect>')
+            middle = top + cell_h / 2 + (0 if band_text else 4)
+            frame.parts.append(f'<text x="{left + cell_w / 2:.1f}" y="{middle:.1f}" text-anchor="middle" '
+                               f'fill="{ink}">{text}</text>')
+            if band_text:
+                frame.parts.append(f'<text x="{left + cell_w / 2:.1f}" y="{middle + 12:.1f}" '
+                                   f'text-anchor="middle" font-size="9" fill="{ink}">{band_text}</text>')
     for i, x in enumerate(xs):
-        frame.parts.append(f'<text x="{LEFT + 30 + (i + 0.5) * cell_w:.1f}" y="{TOP + cell_h * len(ys) + 14}" '
+        frame.parts.append(f'<text x="{LEFT + 30 + (i + 0.5) * cell_w:.1f}" y="{label_y}" '
                            f'text-anchor="middle">{_e(x)}</text>')
+    if centre is not None:
+        frame.parts.append(f'<text x="{LEFT}" y="{height - 22}" font-size="10" fill="#555">white: the fair '
+                           f'share {_fmt(centre, percent)}; blue above, orange below</text>')
     return frame.svg()
+
+
+def _cell_colour(value, lo: float, hi: float, centre) -> tuple:
+    """A cell's fill and the colour of its text."""
+    if value is None:
+        return "#f4f4f4", "#333"
+    if centre is None:
+        t = 0.5 if hi == lo else (value - lo) / (hi - lo)
+        return f"rgb({int(245 - 170 * t)},{int(248 - 120 * t)},{int(255 - 60 * t)})", "#000"
+    t = (value - centre) / max(centre, 1 - centre, 1e-9)
+    t = max(-1.0, min(1.0, t))
+    ink = "#fff" if abs(t) > 0.6 else "#000"
+    if t >= 0:
+        return f"rgb({int(255 - 196 * t)},{int(255 - 145 * t)},{int(255 - 87 * t)})", ink
+    t = -t
+    return f"rgb({int(255 - 38 * t)},{int(255 - 125 * t)},{int(255 - 212 * t)})", ink
 
 
 def grid(panels: list) -> str:

@@ -164,10 +164,22 @@ def html_sweep(game, result: dict) -> str:
         ys = sorted({json.dumps(p["params"][names[1]]) for p in points}, key=lambda t: _order(t))
         cell = {(json.dumps(p["params"][names[0]]), json.dumps(p["params"][names[1]])): p for p in points}
         panels = [charts.heatmap(f"Win share of seat 1 ({labels[0]})", xs, ys,
-                                 {k: p["win_share"][0] for k, p in cell.items()}, names[0], names[1], percent=True),
+                                 {k: p["win_share"][0] for k, p in cell.items()}, names[0], names[1], percent=True,
+                                 centre=1 / players, intervals={k: p["win_share_ci95"][0] for k, p in cell.items()}),
                   charts.heatmap("Mean decisions per game", xs, ys,
                                  {k: p["mean_decisions"] for k, p in cell.items()}, names[0], names[1])]
-        body += ["<h2>Grid</h2>", charts.grid(panels)]
+        numeric = [json.loads(x) for x in xs]
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numeric):
+            series = []
+            for y in ys:
+                row = [cell.get((x, y)) for x in xs]
+                series.append((f"{names[1]} = {y}", [p["win_share"][0] for p in row],
+                               [p["win_share_ci95"][0] for p in row]))
+            panels.insert(1, charts.lines(f"Win share of seat 1 by {names[0]}", numeric, series, names[0],
+                                          "win share", percent=True, fair=1 / players))
+        body += ["<h2>Grid</h2>", charts.grid(panels),
+                 "<p class='note'>Seat 1's win share with its 95% Wilson interval in each cell and as bands "
+                 "(a win shared by k counts 1/k); dashed line: the fair share.</p>"]
     rows = []
     for p in points:
         rows.append([json.dumps(p["params"][n]) for n in names]
@@ -236,9 +248,11 @@ def _hist(ax, values, lo, width, count, title, xlabel) -> float:
 
 def png_sweep(path: str, game, result: dict) -> None:
     plt = _pyplot()
-    names, players, points = result["swept"], result["players"], result["points"]
-    if len(names) != 1:
-        raise ParameterError("a PNG sweep report draws one parameter", hint="write FILE.html for a grid of two")
+    names = result["swept"]
+    if len(names) == 2:
+        _png_grid(plt, path, game, result)
+        return
+    players, points = result["players"], result["points"]
     xs = [p["params"][names[0]] for p in points]
     positions = xs if all(isinstance(x, int) and not isinstance(x, bool) for x in xs) else list(range(len(xs)))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -260,6 +274,68 @@ def png_sweep(path: str, game, result: dict) -> None:
         ax.set_xticks(positions, [str(x) for x in xs])
         ax.grid(alpha=0.3)
     fig.suptitle(f"{game.name}: sweep of {names[0]}, {result['games_per_point']} games per value")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _png_grid(plt, path: str, game, result: dict) -> None:
+    """A sweep of two parameters: seat 1's win share as a heatmap centred on the fair share (with
+    intervals) and as one line per value of the second parameter, and the mean length as a heatmap."""
+    (xname, yname), players, points = result["swept"], result["players"], result["points"]
+    xs = sorted({json.dumps(p["params"][xname]) for p in points}, key=_order)
+    ys = sorted({json.dumps(p["params"][yname]) for p in points}, key=_order)
+    cell = {(json.dumps(p["params"][xname]), json.dumps(p["params"][yname])): p for p in points}
+    fair = 1 / players
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6), gridspec_kw={"width_ratios": [1.1, 1.2, 1]})
+    share = [[cell[x, y]["win_share"][0] for x in xs] for y in ys]
+    spread = max(fair, 1 - fair)
+    image = axes[0].imshow(share, cmap="RdBu", vmin=fair - spread, vmax=fair + spread, aspect="auto")
+    for j, y in enumerate(ys):
+        for i, x in enumerate(xs):
+            p = cell[x, y]
+            lo, hi = p["win_share_ci95"][0]
+            dark = abs(p["win_share"][0] - fair) > 0.6 * spread
+            axes[0].text(i, j, f"{100 * p['win_share'][0]:.0f}%\n{100 * lo:.0f}–{100 * hi:.0f}%", ha="center",
+                         va="center", fontsize=8, color="white" if dark else "black")
+    bar = fig.colorbar(image, ax=axes[0], fraction=0.05)
+    bar.ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    bar.set_label(f"seat 1 win share (white: fair share {100 * fair:.0f}%)")
+    axes[0].set_title(f"Win share of seat 1, {game.player_names[0]} (95% CI)", fontsize=10)
+    lengths = [[cell[x, y]["mean_decisions"] for x in xs] for y in ys]
+    shortest, longest = min(map(min, lengths)), max(map(max, lengths))
+    fig.colorbar(axes[2].imshow(lengths, cmap="Blues", aspect="auto"), ax=axes[2], fraction=0.05)
+    for j, row in enumerate(lengths):
+        for i, value in enumerate(row):
+            dark = longest > shortest and (value - shortest) / (longest - shortest) > 0.55
+            axes[2].text(i, j, f"{value:.0f}", ha="center", va="center", fontsize=8,
+                         color="white" if dark else "black")
+    axes[2].set_title("Mean decisions per game", fontsize=10)
+    for ax in (axes[0], axes[2]):
+        ax.set_xticks(range(len(xs)), xs)
+        ax.set_yticks(range(len(ys)), ys)
+        ax.set(xlabel=xname, ylabel=yname)
+    numeric = [json.loads(x) for x in xs]
+    positions = numeric if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numeric) \
+        else list(range(len(xs)))
+    gap = min((b - a for a, b in zip(positions, positions[1:])), default=1)
+    for j, y in enumerate(ys):
+        row = [cell[x, y] for x in xs]
+        values = [p["win_share"][0] for p in row]
+        dodge = (j - (len(ys) - 1) / 2) * 0.06 * gap  # lines side by side, so equal ones stay visible
+        axes[1].errorbar([x + dodge for x in positions], values, yerr=[[v - p["win_share_ci95"][0][0] for v, p in zip(values, row)],
+                                                  [p["win_share_ci95"][0][1] - v for v, p in zip(values, row)]],
+                         marker="o", capsize=3, label=f"{yname} = {y}", alpha=0.85)
+    axes[1].axhline(fair, linestyle="--", color="#333", label="fair share")
+    axes[1].set_ylim(0, 1)
+    axes[1].yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    axes[1].set_xticks(positions, xs)
+    axes[1].set(title=f"Win share of seat 1 by {xname} (95% CI)", xlabel=xname, ylabel="win share")
+    axes[1].title.set_fontsize(10)
+    axes[1].grid(alpha=0.3)
+    axes[1].legend(fontsize=8)
+    fig.suptitle(f"{game.name}: sweep of {xname} × {yname}, {result['games_per_point']} games per setting, "
+                 f"bots {', '.join(result['seats'])}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
