@@ -12,15 +12,18 @@ so far; when it asks for one more, the copy is dropped and the state stays the s
 now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
 runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
 
-A shuffle of n components asks for n - 1 outcomes, the top component first (n outcomes), then the one
-under it (n - 1), and so on: the chance tree of a deal has the shape of dealing one card at a time,
-and never enumerates the n! orders at one node.  The whole pile is ordered when the shuffle runs (not
-lazily, card by card as it is drawn), so a pile of which only the top cards are ever drawn still has
-chance nodes for its lower cards; they change nothing the players can tell apart.
+A shuffle is lazy (:mod:`interpreter.lazy_pile`): it fixes no order, and each read of a position
+whose component is not decided yet is a chance node over the components left undetermined there (n,
+then n - 1, ...), so the chance tree of a deal has the shape of dealing one card at a time, and the
+cards of a pile nobody draws are never ordered.  At the end of each step every position a seat may see
+is fixed (a zone visible to a seat, the top of a zone whose top is shown), and the legal actions are
+worked out, so that nothing between steps needs chance.
 """
 from __future__ import annotations
 
-from dsl.errors import IllegalActionError, RulesRuntimeError
+from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
+
+from .lazy_pile import LazyPile, raw
 
 CHANCE = -1  # the chance player's seat number, as in OpenSpiel
 
@@ -116,12 +119,107 @@ class ChanceRecord:
                 "before": self.before.to_dict()}
 
 
-def record_from_dict(game, data) -> ChanceRecord:
-    """The chance record of a saved state (``State.to_dict()['chance']``)."""
-    if not isinstance(data, dict) or data.get("pending") is None:
-        return ChanceRecord()
-    before = game.state_from_json(data["before"])
-    return ChanceRecord(before, data["action"], data["outcomes"], data["pending"])
+def to_dict(s) -> dict:
+    """``State.to_dict()['chance']``: the record, and the undetermined block of each zone that has one
+    (``{"zone number": [lo, hi]}``)."""
+    out = s.chance.to_dict()
+    blocks = {str(zone): [pile.lo, pile.hi] for zone, pile in enumerate(s.zones)
+              if type(pile) is LazyPile and pile.hi}
+    if blocks:
+        out["undetermined"] = blocks
+    return out
+
+
+def raw_zones(s) -> list:
+    """Copies of the zones' lists as stored (``State.to_dict()['zones']``), fixing nothing."""
+    return [raw(pile) for pile in s.zones]
+
+
+def copy_piles(zones, new) -> list:
+    """The zones of ``new``, a copy of a state whose zones are ``zones``."""
+    return [LazyPile(raw(pile), new, pile.lo, pile.hi) if type(pile) is LazyPile else LazyPile(pile, new)
+            for pile in zones]
+
+
+def restore_piles(s, blocks) -> str:
+    """Make the zones of ``s`` (a saved state being loaded) lazy piles with their saved undetermined
+    blocks; the reason the blocks are wrong, or ''."""
+    s.zones = copy_piles(s.zones, s)
+    for key, (lo, hi) in (blocks or {}).items():
+        zone = int(key) if key.isdigit() and key.isascii() else -1
+        if not 0 <= zone < len(s.zones) or s.game.zone_grid[zone] is not None:
+            return f"{key[:20]} is no zone number of a zone that is not a grid"
+        pile = s.zones[zone]
+        if not 0 <= lo < hi <= len(pile) or hi - lo < 2 or raw(pile)[lo:hi] != sorted(raw(pile)[lo:hi]):
+            return f"zone {zone}: [{lo}, {hi}] is no block of two or more of its components in id order"
+        pile.lo, pile.hi = lo, hi
+    return ""
+
+
+def shuffle_lazily(s, zone: int) -> bool:
+    """Shuffle a zone in explicit mode by forgetting its order (False for a grid, shuffled as before)."""
+    if s.game.zone_grid[zone] is not None:
+        return False
+    pile = s.zones[zone]
+    if type(pile) is not LazyPile:  # a list set up by an arrangement
+        pile = s.zones[zone] = LazyPile(pile, s)
+    keep = s.game.visible_mask(s, zone)
+    known = s.known
+    for c in raw(pile):
+        known[c] &= keep
+    pile.mark_undetermined(0, len(pile))
+    return True
+
+
+def move_pile(s, source: int, to: int, bottom: bool) -> bool:
+    """``move_all`` in explicit mode of a zone with an undetermined block, keeping the block
+    undetermined where it lands; False (move card by card) if a trigger must see each component, the
+    target is a grid or has an undetermined block of its own (two blocks do not make one)."""
+    game = s.game
+    pile, target = s.zones[source], s.zones[to]
+    if (type(pile) is not LazyPile or not pile.hi or type(target) is not LazyPile or target.hi
+            or game.zone_grid[to] is not None or game.zone_triggers[source] is not None
+            or game.zone_triggers[to] is not None or source == to):
+        return False
+    n, lo, hi, before = len(pile), pile.lo, pile.hi, len(target)
+    while pile:
+        s.move_component(raw(pile)[-1], to, bottom)
+    if bottom:
+        target.mark_undetermined(lo, hi)
+    else:
+        target.mark_undetermined(before + n - hi, before + n - lo)
+    return True
+
+
+def forget_order(s, rng) -> None:
+    """Order every undetermined block of ``s`` with ``rng`` (a ``random.Random``), asking no chance:
+    a determinization deals hidden components anew anyway."""
+    for pile in s.zones:
+        if type(pile) is LazyPile and pile.hi:
+            block = raw(pile)[pile.lo:pile.hi]
+            rng.shuffle(block)
+            list.__setitem__(pile, slice(pile.lo, pile.hi), block)
+            pile.lo = pile.hi = 0
+
+
+def settle(s) -> None:
+    """At the end of a step: fix what a seat may see, and work out the legal actions (each may need
+    chance, which only a step can ask)."""
+    game = s.game
+    zones = s.zones
+    for zone, pile in enumerate(zones):
+        if type(pile) is not LazyPile:
+            pile = zones[zone] = LazyPile(pile, s)
+        if pile.hi:
+            if game.visible_mask(s, zone):
+                pile.fix_all()
+            elif game.top_mask[zone] and pile.hi == len(pile):
+                pile.fix(len(pile) - 1)
+    if not s.over and s.decider is not None:
+        try:
+            s.legal_actions()
+        except RulebookError:
+            pass  # the same error comes again when the legal actions are asked for
 
 
 def outcomes(s) -> list:
@@ -176,6 +274,7 @@ def _run_step(s, before, index, chosen, step) -> None:
     work.chance = Feeder(chosen)
     try:
         step(work)
+        settle(work)
     except ChanceNeeded as need:
         _become(s, before.clone())
         s.chance = ChanceRecord(before, index, chosen, need.count)
@@ -187,3 +286,5 @@ def _run_step(s, before, index, chosen, step) -> None:
 def _become(s, other) -> None:
     for slot in type(s).__slots__:
         setattr(s, slot, getattr(other, slot))
+    for pile in s.zones:
+        pile.state = s

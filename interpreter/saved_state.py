@@ -165,6 +165,10 @@ def state_from_data(game, data, depth: int = 0) -> State:
     pending = data.get("chance", {}).get("pending")
     if "chance" in data:
         s.chance = _chance(game, data["chance"], depth)
+        wrong = chance.restore_piles(s, data["chance"].get("undetermined"))
+        if wrong:
+            raise SavedStateError(f"field chance.undetermined: {wrong}",
+                                  hint="a saved state is what State.to_json() wrote")
     if s.stack or (pending is None and depth == 0):  # before the setup, no rules run yet
         _stack(game, s, decision=pending is None)
     _narrative(game, s)

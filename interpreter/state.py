@@ -12,6 +12,7 @@ from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
 from . import chance, narration, staging, vm
 from .actions import Action, ActionBatch, legal_actions_at
+from .lazy_pile import raw
 from .views import view_of
 
 MASK64 = (1 << 64) - 1
@@ -64,12 +65,14 @@ class State:
         return _mixed(z) % n
 
     def shuffle_zone(self, zone: int) -> None:
+        if self.chance is not None and chance.shuffle_lazily(self, zone):
+            return
         cards = self.zones[zone]
         keep = self.game.visible_mask(self, zone)
         known = self.known
         for c in cards:
             known[c] &= keep
-        if self.chance is not None:  # explicit chance: the top first, one outcome each
+        if self.chance is not None:  # explicit chance, a grid: the top first, one outcome each
             for i in range(len(cards) - 1, 0, -1):
                 j = self.chance.next(i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
@@ -98,7 +101,7 @@ class State:
             self._leave_cell(c, src, dest, cell)
         cards = self.zones[src]
         masks = game.zone_mask
-        on_top = bool(cards) and cards[-1] == c
+        on_top = bool(cards) and (cards[-1] == c if type(cards) is list else cards.top_is(c))
         seen = masks[src]
         if seen is None:
             seen = game.visible_mask(self, src)
@@ -141,7 +144,7 @@ class State:
         blind = self.game.all_seats & ~seen
         if blind:
             keep = ~blind
-            for other in rest:
+            for other in (rest if type(rest) is list else raw(rest)):  # in any order: fix none
                 known[other] &= keep
 
     def _leave_cell(self, c, src, dest, cell) -> None:
@@ -316,7 +319,7 @@ class State:
     def clone(self) -> "State":
         new = State.__new__(State)
         new.game = self.game
-        new.zones = [z[:] for z in self.zones]
+        new.zones = [z[:] for z in self.zones] if self.chance is None else chance.copy_piles(self.zones, new)
         new.loc = self.loc[:]
         new.cell_of = self.cell_of[:]
         new.cells = self.cells[:]
@@ -347,6 +350,8 @@ class State:
         The result depends only on what ``player`` can know (and on ``rng``, a
         ``random.Random``), so a bot that searches it never reads hidden state."""
         new = self.clone()
+        if new.chance is not None:
+            chance.forget_order(new, rng)
         game = self.game
         bit = 1 << player
         fixed = self._fixed_for(player)
@@ -412,7 +417,7 @@ class State:
             return (game.name_index[c], self.loc[c], self.cell_of[c], tuple(m[c] for m in marks))
         wanted = {key(c) for c in named if 0 <= c < game.num_components}
         zones = {self.loc[c] for c in named if 0 <= c < game.num_components}
-        return {c for zone in zones for c in self.zones[zone] if key(c) in wanted}
+        return {c for zone in zones for c in raw(self.zones[zone]) if key(c) in wanted}
 
     def _follow_places(self, old, dealt) -> None:
         """After dealing (``dealt``: the component that was at a place -> the one now there), make
@@ -437,7 +442,8 @@ class State:
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
-                "params": dict(self.game.params), "zones": [z[:] for z in self.zones],
+                "params": dict(self.game.params),
+                "zones": [z[:] for z in self.zones] if self.chance is None else chance.raw_zones(self),
                 "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
                 "known": self.known[:],
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
@@ -445,7 +451,7 @@ class State:
                 "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
                 "moves": self.moves, "narrative": json.loads(json.dumps(self.narrative)),
                 "end_reason": self.end_reason,
-                **({} if self.chance is None else {"chance": self.chance.to_dict()})}
+                **({} if self.chance is None else {"chance": chance.to_dict(self)})}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)

@@ -1,12 +1,14 @@
 """Explicit chance (interpreter/chance.py): every random event as a chance node.
 
-The central check: resolving every chance node with the number the seeded generator would have drawn
-gives exactly the seeded game, for every ruleset, so explicit mode runs the same rules with outcomes in
-place of the generator.  Chance nodes list uniform outcomes, are the chance player's (-1), and
-round-trip through JSON.
+Every ruleset plays to its end in explicit mode with chance outcomes and actions drawn at random: chance
+nodes list uniform outcomes and are the chance player's (-1), every state round-trips through JSON and
+shows every seat its view without asking chance.  Shuffles are lazy (interpreter/lazy_pile.py): a deal
+asks one question per card dealt, the rest of a pile stays undetermined, and the order it gives is
+uniform.
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -14,64 +16,100 @@ import pytest
 from conftest import RULESETS, player_counts
 from interpreter import load_game
 from interpreter.chance import CHANCE
-from interpreter.state import GOLDEN_GAMMA, MASK64, _mixed
+from interpreter.lazy_pile import LazyPile
 
 SEEDS = 3
 DECISIONS = 120
 
 
-class SeededOutcomes:
-    """Chance outcomes drawn exactly as the state's own splitmix64 generator draws its numbers."""
-
-    def __init__(self, seed: int):
-        self.z = seed & MASK64
-
-    def outcome(self, count: int) -> int:
-        self.z = (self.z + GOLDEN_GAMMA) & MASK64
-        return _mixed(self.z) % count
-
-
-def resolve(state, outcomes: SeededOutcomes) -> int:
+def resolve(state, rng: random.Random) -> int:
     nodes = 0
     while state.is_chance_node():
         listed = state.chance_outcomes()
         assert state.current_player() == CHANCE
-        assert sum(p for _, p in listed) == pytest.approx(1.0)
+        assert sum(p for _, p in listed) == pytest.approx(1.0) and len(listed) >= 2
         assert [o for o, _ in listed] == state.legal_actions()
-        state.apply_action(listed[outcomes.outcome(len(listed))][0])
+        state.apply_action(rng.choice(listed)[0])
         nodes += 1
     return nodes
 
 
-def comparable(state) -> dict:
-    data = state.to_dict()
-    data.pop("rng")
-    data.pop("chance", None)
-    return data
+def check(state) -> None:
+    """Between steps nothing needs chance: the JSON, every seat's view and the legal actions."""
+    copy = state.game.state_from_json(state.to_json())
+    assert copy == state
+    for seat in [None, *range(state.game.num_players)]:
+        state.view(seat)
+    state.legal_actions()
 
 
 CASES = [(path, players) for path in RULESETS for players in player_counts(path)[:1]]
 
 
 @pytest.mark.parametrize("path,players", CASES, ids=[f"{p.stem}-{n}" for p, n in CASES])
-def test_explicit_chance_with_the_generator_s_numbers_is_the_seeded_game(path, players):
+def test_every_ruleset_plays_in_explicit_chance_mode(path, players):
     game = load_game(path, players=players)
     for seed in range(SEEDS):
-        seeded = game.new_initial_state(seed)
-        outcomes = SeededOutcomes(seed)
-        explicit = game.new_initial_state(seed, explicit_chance=True)
-        resolve(explicit, outcomes)
         rng = random.Random(seed)
+        state = game.new_initial_state(seed, explicit_chance=True)
+        resolve(state, rng)
         for _ in range(DECISIONS):
-            assert comparable(explicit) == comparable(seeded)
-            if seeded.is_terminal():
+            check(state)
+            if state.is_terminal():
                 break
-            action = rng.choice(seeded.legal_actions())
-            seeded.apply_action(action)
-            explicit.apply_action(str(action))
-            resolve(explicit, outcomes)
-        assert comparable(explicit) == comparable(seeded)
-        assert explicit.is_terminal() == seeded.is_terminal()
+            state.apply_action(rng.choice(state.legal_actions()))
+            resolve(state, rng)
+        check(state)
+
+
+def test_a_deal_asks_one_question_per_card_and_leaves_the_rest_undetermined():
+    game = load_game("rulesets/classic/leduc-poker.yaml")
+    state = game.new_initial_state(0, explicit_chance=True)
+    counts = []
+    while state.is_chance_node():
+        counts.append(len(state.chance_outcomes()))
+        state.apply_action(0)
+    assert counts == [6, 5]  # one private card each, as OpenSpiel deals them
+    deck = state.zones[game.zone_names.index("deck")]
+    assert type(deck) is LazyPile and deck.undetermined() == 4
+    state.apply_action("call")
+    state.apply_action("call")
+    assert len(state.chance_outcomes()) == 4  # the public card, when it is turned up
+    state.apply_action(3)
+    assert state.to_dict()["chance"].get("undetermined") == {"0": [0, 3]}
+
+
+def test_a_lazy_shuffle_orders_a_pile_uniformly():
+    """Every chance path of drawing a whole shuffled four-card pile: each of the 24 orders once, p = 1/24."""
+    game = load_game("rulesets/classic/leduc-poker.yaml")
+    state = game.new_initial_state(0, explicit_chance=True)
+    while state.is_chance_node():
+        state.apply_action(0)
+    pile = state.zones[0]
+    orders: dict = {}
+
+    def walk(outcomes, p):
+        copy = LazyPile(list.__getitem__(pile, slice(None)), None, pile.lo, pile.hi)
+        feed = iter(outcomes)
+
+        class Chance:
+            @staticmethod
+            def next(count):
+                try:
+                    return next(feed)
+                except StopIteration:
+                    raise LookupError(count)
+        copy.state = type("S", (), {"chance": Chance})
+        try:
+            order = tuple(copy.pop() for _ in range(4))
+        except LookupError as need:
+            for j in range(need.args[0]):
+                walk(outcomes + [j], p / need.args[0])
+            return
+        orders[order] = orders.get(order, 0) + p
+    walk([], 1.0)
+    assert sorted(orders) == sorted(itertools.permutations(list.__getitem__(pile, slice(None))))
+    assert all(p == pytest.approx(1 / 24) for p in orders.values())
 
 
 def test_a_chance_node_round_trips_through_json():
@@ -93,3 +131,60 @@ def test_an_outcome_of_another_node_is_illegal():
     with pytest.raises(IllegalActionError):
         state.apply_action(7)
     assert state.is_chance_node() and len(state.chance_outcomes()) == 3
+
+PILES = """
+game: {name: Piles, players: 1}
+components:
+  card:
+    name: "c{n}"
+    attributes: {n: int}
+    in: deck
+    table: [{n: 1, count: 1}, {n: 2, count: 1}, {n: 3, count: 1}, {n: 4, count: 1}, {n: 5, count: 1}]
+zones:
+  deck: {visibility: none}
+  pile: {visibility: none}
+  hand: {per: player, visibility: owner}
+setup:
+  - shuffle(deck)
+  - move_all(deck, pile)
+  - shuffle(pile)
+flow:
+  - while: "size(pile) > 2"
+    do:
+      - choose:
+          player: players[0]
+          options:
+            draw: {effects: ["draw(pile, players[0].hand)"]}
+scoring:
+  score: "0"
+"""
+
+
+def test_size_moving_the_whole_pile_and_shuffling_again_ask_no_chance(tmp_path):
+    path = tmp_path / "piles.yaml"
+    path.write_text(PILES)
+    state = load_game(path).new_initial_state(0, explicit_chance=True)
+    assert not state.is_chance_node()
+    assert state.to_dict()["chance"]["undetermined"] == {"1": [0, 5]}
+    counts = []
+    while not state.is_terminal():
+        state.apply_action("draw")
+        while state.is_chance_node():
+            counts.append(len(state.chance_outcomes()))
+            state.apply_action(0)
+    assert counts == [5, 4, 3]  # one question per card drawn; the last two never ordered
+    assert state.to_dict()["chance"]["undetermined"] == {"1": [0, 2]}
+
+
+def test_a_saved_state_with_a_wrong_undetermined_block_is_refused():
+    from interpreter import RulebookError
+    game = load_game("rulesets/classic/kuhn-poker.yaml")
+    state = game.new_initial_state(0, explicit_chance=True)
+    while state.is_chance_node():
+        state.apply_action(0)
+    data = state.to_dict()
+    assert "undetermined" not in data["chance"]  # the one card left has one place
+    for blocks in ({"0": [0, 5]}, {"9": [0, 1]}, {"x": [0, 1]}):
+        data["chance"]["undetermined"] = blocks
+        with pytest.raises(RulebookError, match="undetermined"):
+            game.state_from_json(data)

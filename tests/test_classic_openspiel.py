@@ -154,15 +154,21 @@ def test_classic_ruleset_plays_like_openspiel(name):
         play_side_by_side(ours, spiel, pairing, seed)
 
 
-def deal_distribution(game, read) -> dict:
-    """The distribution of ``read(state)`` over every way explicit chance can resolve the setup."""
+def deal_distribution(game, read, action="call") -> dict:
+    """The distribution of ``read(state)`` over every way explicit chance can resolve the start, playing
+    ``action`` at every decision where ``read`` gives None (not dealt yet)."""
     found: dict = {}
     todo = [(game.new_initial_state(0, explicit_chance=True), 1.0)]
     while todo:
         state, p = todo.pop()
         if not state.is_chance_node():
             key = read(state)
-            found[key] = found.get(key, 0.0) + p
+            if key is None:
+                child = state.clone()
+                child.apply_action(action)
+                todo.append((child, p))
+            else:
+                found[key] = found.get(key, 0.0) + p
             continue
         for outcome, q in state.chance_outcomes():
             child = state.clone()
@@ -171,8 +177,8 @@ def deal_distribution(game, read) -> dict:
     return found
 
 
-def spiel_deal_distribution(spiel, depth: int) -> dict:
-    """The distribution of OpenSpiel's first ``depth`` chance outcomes."""
+def spiel_deal_distribution(spiel, depth: int, action: int = 1) -> dict:
+    """The distribution of OpenSpiel's first ``depth`` chance outcomes, playing ``action`` at decisions."""
     found: dict = {}
     todo = [(spiel.new_initial_state(), 1.0, ())]
     while todo:
@@ -180,7 +186,9 @@ def spiel_deal_distribution(spiel, depth: int) -> dict:
         if len(seen) == depth:
             found[seen] = found.get(seen, 0.0) + p
             continue
-        assert state.is_chance_node()
+        if not state.is_chance_node():
+            todo.append((state.child(action), p, seen))
+            continue
         for outcome, q in state.chance_outcomes():
             todo.append((state.child(outcome), p * q, seen + (outcome,)))
     return found
@@ -202,18 +210,14 @@ def test_leduc_deals_and_public_card_are_distributed_as_in_openspiel():
     game = load_game(CLASSIC / "leduc-poker.yaml")
 
     def read(state):
-        state = state.clone()
-        while not state.view(0)["zones"]["public"]:  # both call in the first round: the public card
-            state.apply_action("call")
+        if not state.view(0)["zones"]["public"]:  # both call in the first round: the public card
+            return None
         hands = state.view(0)["zones"]["hand"], state.view(1)["zones"]["hand"]
         names = state.game.player_names
         return (leduc_card(hands[0][names[0]][0]), leduc_card(hands[1][names[1]][0]),
                 leduc_card(state.view(0)["zones"]["public"][0]))
 
-    theirs = {}
-    for (a, b, *_), p in spiel_deal_distribution(pyspiel.load_game("leduc_poker"), 2).items():
-        for c in set(range(6)) - {a, b}:
-            theirs[(a, b, c)] = p / 4
+    theirs = spiel_deal_distribution(pyspiel.load_game("leduc_poker"), 3)
     assert_same_distribution(deal_distribution(game, read), theirs)
 
 
