@@ -6,8 +6,9 @@ both driven from Python in this one process (uniformly random play, chance sampl
     python benchmarks/classic.py --seconds 10 --json
 
 Needs the openspiel extra (pip install -e '.[openspiel]').  A "decision" is a move of a player;
-chance events are not counted on either side.  Ours runs in seeded mode (the default), OpenSpiel
-samples its chance nodes with Python's random.
+chance events are not counted on either side.  Ours runs in seeded mode (the default) and, in the
+column "explicit/s", in explicit chance mode (every chance node's outcome drawn with Python's random,
+the mode CFR uses); OpenSpiel samples its chance nodes with Python's random.
 """
 from __future__ import annotations
 
@@ -31,17 +32,21 @@ PAIRS = [  # (ruleset, its parameters, OpenSpiel game, its parameters, turn-base
     ("connect-four", {}, "connect_four", {}, False),
     ("kuhn-poker", {}, "kuhn_poker", {"players": 2}, False),
     ("leduc-poker", {}, "leduc_poker", {"players": 2}, False),
+    ("liars-dice", {}, "liars_dice", {"players": 2, "numdice": 1, "dice_sides": 6}, False),
     ("goofspiel", {"num_cards": 4}, "goofspiel",
      {"num_cards": 4, "points_order": "descending", "returns_type": "win_loss"}, True),
 ]
 
 
-def ours(ruleset: str, params: dict, seconds: float) -> float:
+def ours(ruleset: str, params: dict, seconds: float, explicit: bool = False) -> float:
     game = load_game(ROOT / "rulesets" / "classic" / f"{ruleset}.yaml", params=params)
     decisions, seed, start = 0, 0, time.process_time()
     while time.process_time() - start < seconds:
-        state, rng = game.new_initial_state(seed), random.Random(seed)
+        state, rng = game.new_initial_state(seed, explicit_chance=explicit), random.Random(seed)
         while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(len(state.chance_outcomes())))
+                continue
             state.apply_action(rng.choice(state.legal_actions()))
             decisions += 1
         seed += 1
@@ -74,15 +79,17 @@ def main() -> None:
     rows = []
     for ruleset, params, name, spiel_params, turn_based in PAIRS:
         mine = ours(ruleset, params, args.seconds)
+        explicit = ours(ruleset, params, args.seconds, explicit=True)
         native = theirs(name, spiel_params, turn_based, args.seconds)
-        rows.append({"ruleset": ruleset, "rulebook": round(mine), "openspiel": round(native),
-                     "ratio": round(mine / native, 3)})
+        rows.append({"ruleset": ruleset, "rulebook": round(mine), "explicit": round(explicit),
+                     "openspiel": round(native), "ratio": round(mine / native, 3)})
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'ruleset':14} {'rulebook/s':>11} {'openspiel/s':>12} {'ratio':>7}")
+    print(f"{'ruleset':14} {'rulebook/s':>11} {'explicit/s':>11} {'openspiel/s':>12} {'ratio':>7}")
     for row in rows:
-        print(f"{row['ruleset']:14} {row['rulebook']:>11,} {row['openspiel']:>12,} {row['ratio']:>7.3f}")
+        print(f"{row['ruleset']:14} {row['rulebook']:>11,} {row['explicit']:>11,} {row['openspiel']:>12,} "
+              f"{row['ratio']:>7.3f}")
 
 
 if __name__ == "__main__":

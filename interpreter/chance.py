@@ -2,8 +2,8 @@
 
 In the default, *seeded* mode a state draws its random numbers from its own generator, so the seed and
 the players' actions decide a game.  In *explicit* mode (``game.new_initial_state(seed,
-explicit_chance=True)``) every call the rules make for a random number — each step of a shuffle, each
-``roll`` — stops the game at a chance node instead: ``state.is_chance_node()`` is true,
+explicit_chance=True)``) every call the rules make for a random number — each card read from a
+shuffled pile, each ``roll`` — stops the game at a chance node instead: ``state.is_chance_node()`` is true,
 ``state.current_player()`` is :data:`CHANCE`, and ``state.chance_outcomes()`` lists the outcomes
 with their probabilities (uniform).  Applying an outcome like an action continues the game.
 
