@@ -89,10 +89,11 @@ def _seen_by(state, c) -> int:
 
 
 def render(state, entry: dict, seat) -> dict:
-    """One entry as ``seat`` reads it (None: a spectator)."""
+    """One entry as ``seat`` reads it (None: a spectator, who is told the components every seat saw)."""
     game = state.game
     parts = []
     values = entry["values"]
+    everyone = (1 << game.num_players) - 1
     for literal, name, _, _ in _parse(entry["text"]):
         if literal:
             parts.append({"text": literal})
@@ -105,7 +106,7 @@ def render(state, entry: dict, seat) -> dict:
             for i, (c, mask) in enumerate(zip(value, entry["seen"])):
                 if i:
                     parts.append({"text": " and " if i == len(value) - 1 else ", "})
-                if seat is not None and mask >> seat & 1:
+                if (mask >> seat & 1) if seat is not None else mask & everyone == everyone:
                     parts.append({"text": game.names[c], "component": c, "kind": game.kinds[c]})
                 else:
                     parts.append(_hidden(game, c))

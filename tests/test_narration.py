@@ -26,14 +26,17 @@ def test_no_seat_is_told_what_it_may_not_see(path, monkeypatch):
     one step)."""
     game = load_game(path)
     shown = {seat: set() for seat in range(game.num_players)}
-    add = narration.add
+    shown[None] = set()  # a spectator is told what every seat saw
 
     def recording(state, message, values, to=None):
         for c in range(game.num_components):
-            for seat in shown:
-                if component_visible(state, c, seat):
-                    shown[seat].add(c)
+            seen_by = [seat for seat in range(game.num_players) if component_visible(state, c, seat)]
+            for seat in seen_by:
+                shown[seat].add(c)
+            if len(seen_by) == game.num_players:
+                shown[None].add(c)
         add(state, message, values, to)
+    add = narration.add
     monkeypatch.setattr(narration, "add", recording)
     seats = list(range(game.num_players)) + [None]
     told = 0

@@ -88,5 +88,30 @@ def test_replay_show_steps_through_a_game(capsys, monkeypatch, tmp_path):
     assert code == 0
     assert "move 1: P1 — " in out and "move 3: " in out
     assert f"move {len(record['steps'])}/{len(record['steps'])}" in out
-    assert out.count("P1 (you)") >= 2 and "P2 (you)" in out, "at the end every seat's view"
+    assert out.count("P1 (you)") >= 2 and ("P2 (you)" in out or "P2 sees the same." in out), \
+        "at the end every seat's view"
     assert "Scores: " in out
+
+
+def test_history_lists_the_moves_with_their_narration(capsys, monkeypatch):
+    # Gangster, seed 3: after a placement and the bot's reply, `history` shows both moves in order
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nr3c3\nhistory\nquit\n"))
+    code, out = run(capsys, "play", "gangster", "--players", 2, "--seed", 3)
+    assert code == 0
+    history = out[out.index("history\n"):]
+    assert "   2 Red put red 1 on r3c3" in history and "   4 Blue put red 1 on r1c1" in history
+    assert history.index("   4 Blue") < history.index("» red 3 is turned up")
+
+
+def test_the_compact_board_shows_zones_kept_per_component_with_it():
+    from rich.console import Console
+    from interpreter.cli.render import render_view
+    game = load_game("pferderennen-mafia")
+    state = game.new_initial_state(3)
+    for _ in range(12):
+        state.apply_action(state.legal_actions()[0])
+    console = Console(width=100, record=True)
+    console.print(render_view(state.view(0), game, menu=False))
+    text = console.export_text()
+    assert "slot_a" not in text.split("track")[0] and "[slot_a: " in text  # on its horse, not a row
+    assert " #" not in text

@@ -25,7 +25,8 @@ from .render import render_view, result_text
 from .safe import safe_text
 
 HUMAN = "human"
-COMMANDS = ("view", "history", "undo", "score", "rules", "help", "back", "quit")
+COMMANDS = ("view", "history", "history all", "undo", "score", "rules", "help", "back", "quit")
+HISTORY_LINES = 30  # what `history` shows of a long game (`history all`: everything)
 
 
 class QuitGame(Exception):
@@ -37,12 +38,11 @@ class UndoRequest(Exception):
 
 
 class Step:
-    __slots__ = ("seat", "action", "text", "before")
+    __slots__ = ("seat", "action", "before")
 
     def __init__(self, seat, action, before):
         self.seat = seat
         self.action = action
-        self.text = str(action)
         self.before = before
 
 
@@ -125,18 +125,16 @@ class Table:
     def announce(self, seat, action, before) -> None:
         """Print what a seat did, as far as the people at the table may know it."""
         who = f"{self.game.player_names[seat]} ({self.specs[seat]}): "
-        self.console.print(Text.assemble((safe_text(who), "bold"), safe_text(self.public_text(action, before))))
+        text = self.public_text(action, before, self.state)
+        self.console.print(Text.assemble((safe_text(who), "bold"), safe_text(text)))
 
-    def public_text(self, action, before) -> str:
+    def public_text(self, action, before, after) -> str:
         """The action's text, or its option's name when it names a component not every person at
         the table could see before or after it (a secret bet, a card passed face down)."""
-        if action.public:
-            return str(action)
         for viewer in self.humans:  # bots only: the one watching sees every move in full
-            seen = visible_components(before.view(viewer)) | visible_components(self.state.view(viewer))
-            if not set(action.components()) <= seen:
-                return f"{action.name} (details hidden)"
-        return str(action)
+            if not action.public and not told_in_full(action, before, after, viewer):
+                return f"{action_text(action, named=False)} (details hidden)"
+        return action_text(action)
 
     # ---- a person decides ------------------------------------------------------------------------
     def ask(self, seat):
@@ -245,9 +243,14 @@ class Table:
             self.console.print(HELP)
         elif word == "view":
             self.show(seat)
-        elif word == "history":
-            for message in self.state.narration(seat):
-                self.console.print(Text(f"{message['move']:>4} ", style="dim").append(narration_text(message)))
+        elif word.startswith("history"):
+            lines = self.history_lines(seat)
+            if word == "history" and len(lines) > HISTORY_LINES:
+                self.console.print(Text(f"… {len(lines) - HISTORY_LINES} earlier lines ('history all' shows "
+                                        "them)", style="dim"))
+                lines = lines[-HISTORY_LINES:]
+            for line in lines:
+                self.console.print(line)
         elif word == "score":
             for player in self.state.view(seat)["players"]:
                 shown = ", ".join(f"{k} {v}" for k, v in player.items() if k != "name")
@@ -256,6 +259,21 @@ class Table:
             self.console.print(Text(safe_text(explain(self.game.ruleset))))
         elif word == "undo":
             raise UndoRequest
+
+    def history_lines(self, seat) -> list:
+        """What happened, move by move: who did what (as far as the people here may know it) and
+        what ``seat`` was told of it."""
+        told: dict = {}
+        for message in self.state.narration(seat):
+            told.setdefault(message["move"], []).append(message)
+        lines = [told_line(message) for message in told.get(0, [])]
+        for number, step in enumerate(self.steps, 1):
+            after = self.steps[number].before if number < len(self.steps) else self.state
+            text = self.public_text(step.action, step.before, after)
+            lines.append(Text.assemble((f"{number:>4} ", "dim"), (safe_text(self.game.player_names[step.seat]), "bold"),
+                                       " ", safe_text(text)))
+            lines += [told_line(message) for message in told.get(number, [])]
+        return lines
 
     # ---- undo ----------------------------------------------------------------------------------------
     def undo(self, seat) -> None:
@@ -278,7 +296,7 @@ class Table:
         del self.recorder.steps[keep:]
         for s in self.told:
             self.told[s] = len(self.state.narration(s))
-        self.console.print(Text(f"undone: {', '.join(step.text for step in taken if step.seat == seat)}"
+        self.console.print(Text(f"undone: {', '.join(action_text(step.action) for step in taken if step.seat == seat)}"
                                 f" ({len(taken)} step(s) taken back)", style="yellow"))
 
     def read(self, seat, prompt: str) -> str:
@@ -302,7 +320,7 @@ class Table:
 
 HELP = ("Choose one stage at a time: type its number, the start of its name (enough to tell it from "
         "the others), a cell such as r3c3, or a whole action text.\n"
-        "Commands: view (the table again) · history (what happened) · undo (take back your last "
+        "Commands: view (the table again) · history (what happened; 'history all' from the start) · undo (take back your last "
         "decision) · score · rules (the whole rules) · back (one stage back) · quit")
 
 
@@ -326,6 +344,19 @@ def match_choice(text: str, choices: list):
         if len(found) > 1:
             return None
     return None
+
+
+def action_text(action, named=True) -> str:
+    """An action as people read it: its text, or its option's name without underscores (only the
+    name with ``named=False``)."""
+    text = str(action) if named else action.name
+    return text.replace("_", " ") if text == action.name else text
+
+
+def told_in_full(action, before, after, viewer) -> bool:
+    """Whether ``viewer`` could see every component the action names, before or after it."""
+    seen = visible_components(before.view(viewer)) | visible_components(after.view(viewer))
+    return set(action.components()) <= seen
 
 
 def told_line(message: dict) -> Grid:

@@ -6,6 +6,8 @@ then the decision with its numbered actions when the viewer is the one to decide
 """
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
@@ -15,6 +17,8 @@ from rich.text import Text
 
 LABEL_STYLE = "bold cyan"
 DIM = "dim"
+LONG_PILE = 10  # a face-up pile of more cards than this shows only its last ones (the compact board)
+HOST_KEY = re.compile(r" #(\d+)$")  # a zone kept per component is keyed "its name #its id"
 
 
 class Items:
@@ -48,9 +52,12 @@ class Items:
 
 def render_view(view: dict, game, menu: bool = True) -> Group:
     """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind.
-    ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them)."""
+    ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them) and
+    makes the board compact: empty zones left out, zones kept per component shown after that
+    component (``Gangster A1 [items: Waffe +1]``), long face-up piles by their last cards."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
-    shared, per_player = _split_zones(view["zones"], [p["name"] for p in view["players"]])
+    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]), defaults)
+    shared, per_player = _split_zones(zones, [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
     table.add_column()
@@ -79,6 +86,62 @@ def _title(view: dict) -> str:
     decision = view.get("decision")
     whose = f"{decision['player']} to decide" if decision else "waiting"
     return f"{view['game']} · move {view['moves'] + 1} · {whose}"
+
+
+def _shorten_piles(zones: dict) -> dict:
+    """The zones with each long face-up pile cut to its last cards and how many lie there."""
+    def shorten(content):
+        if isinstance(content, list) and len(content) > LONG_PILE:
+            return [{"name": "…"}] + content[-LONG_PILE // 2:] + [{"name": f"{len(content)} in all"}]
+        if _is_zone_group(content):
+            return {key: shorten(sub) for key, sub in content.items()}
+        return content
+    return {zone: shorten(content) for zone, content in zones.items()}
+
+
+def _attach_hosted(zones: dict, defaults: dict) -> dict:
+    """The zones with every zone kept per component moved onto that component where the view
+    shows it (as its ``hosted`` texts); zones whose component is not shown stay as they were."""
+    hosted: dict = {}
+    for zone, content in zones.items():
+        if _is_zone_group(content):
+            for key, sub in content.items():
+                match = HOST_KEY.search(key)
+                texts = _zone_texts(sub, defaults)
+                if match and texts:
+                    hosted.setdefault(int(match.group(1)), []).append(f"{zone}: {', '.join(texts)}")
+    if not hosted:
+        return zones
+    placed: set = set()
+
+    def attach(content):
+        if isinstance(content, list):
+            out = []
+            for comp in content:
+                if isinstance(comp, dict) and comp.get("id") in hosted:
+                    placed.add(comp["id"])
+                    comp = dict(comp, hosted=hosted[comp["id"]])
+                out.append(comp)
+            return out
+        if _is_zone_group(content):
+            return {key: attach(sub) for key, sub in content.items()}
+        return content
+    result = {zone: attach(content) for zone, content in zones.items()}
+    for zone, content in list(result.items()):
+        if _is_zone_group(content):
+            kept = {key: sub for key, sub in content.items()
+                    if not (HOST_KEY.search(key) and int(HOST_KEY.search(key).group(1)) in placed)}
+            if kept:
+                result[zone] = {_short_key(key, kept): sub for key, sub in kept.items()}
+            else:
+                del result[zone]
+    return result
+
+
+def _short_key(key: str, keys) -> str:
+    """A per-component zone's key without its id when its name alone tells it from the others."""
+    name = HOST_KEY.sub("", key)
+    return name if sum(HOST_KEY.sub("", k) == name for k in keys) == 1 else key
 
 
 def _split_zones(zones: dict, player_names: list) -> tuple[list, dict]:
@@ -161,12 +224,15 @@ def _zone_texts(content, defaults: dict) -> list:
         counts: dict = {}
         for comp in content:
             text = component_text(comp, defaults)
+            if comp.get("hosted"):
+                text += f" [{'; '.join(comp['hosted'])}]"
             counts[text] = counts.get(text, 0) + 1
         return [text if n == 1 else f"{text} ×{n}" for text, n in counts.items()]
     if isinstance(content, dict) and isinstance(content.get("count"), int):
         count = content["count"]
         if content.get("top") is not None:
-            return [f"{component_text(content['top'], defaults)} on top", f"{count} in all"]
+            top = component_text(content["top"], defaults)
+            return [top] if count == 1 else [f"{top} on top", f"{count} in all"]
         return [f"{count} face down"] if count else []
     return [str(content)]
 

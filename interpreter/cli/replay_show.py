@@ -12,7 +12,7 @@ from dsl.errors import ParameterError, RulebookError
 
 from ..analysis.match_log import read_logs
 from ..game import load_game
-from .play import told_line, visible_components
+from .play import action_text, told_in_full, told_line
 from .safe import safe_text
 from .render import render_view, result_text
 
@@ -41,9 +41,11 @@ def show_replay(path, seat, game_number: int, console: Console, read=input) -> i
         raise ParameterError(f"--seat {seat}: this game has seats 1 to {game.num_players}")
     states = recorded_states(game, log)
     steps = log["steps"]
-    at = 0
+    at, shown = 0, None
     while True:
-        _show(console, game, states, steps, at, viewer)
+        if at != shown:
+            _show(console, game, states, steps, at, viewer)
+            shown = at
         try:
             line = read(f"move {at}/{len(steps)} (Enter next · b back · number · end · q)> ").strip().lower()
         except EOFError:
@@ -76,8 +78,15 @@ def _show(console, game, states, steps, at, viewer) -> None:
         for message in state.narration(viewer, told):
             console.print(told_line(message))
     viewers = range(game.num_players) if state.is_terminal() else [viewer]
+    seen: list = []
     for who in viewers:
-        console.print(render_view(state.view(who), game, menu=False))
+        view = state.view(who)
+        table = {k: v for k, v in view.items() if k != "viewer"}
+        if table in seen:  # at the end, every seat's view; one that shows the same only once
+            console.print(Text(f"{game.player_names[who]} sees the same.", style="dim"))
+            continue
+        seen.append(table)
+        console.print(render_view(view, game, menu=False))
     if state.is_terminal():
         reason = f" ({state.end_reason})" if state.end_reason else ""
         console.print(result_text(game, state.returns(), state.winners()) + Text(reason))
@@ -86,7 +95,6 @@ def _show(console, game, states, steps, at, viewer) -> None:
 def _action_text(step, before, after, viewer) -> str:
     """The step's action as the viewer may know it."""
     action = before.parse_action(step["action"])
-    if action.public or viewer == step["seat"]:
-        return str(action)
-    seen = visible_components(before.view(viewer)) | visible_components(after.view(viewer))
-    return str(action) if set(action.components()) <= seen else f"{action.name} (details hidden)"
+    if action.public or viewer == step["seat"] or told_in_full(action, before, after, viewer):
+        return action_text(action)
+    return f"{action_text(action, named=False)} (details hidden)"
