@@ -100,6 +100,10 @@ def _log_schema() -> Draft202012Validator:
 
 def _check_log(path, log) -> None:
     """Raise ParameterError unless ``log`` looks like a log this module wrote."""
+    if isinstance(log, dict) and log.get("format") == "rulebook-table/1":
+        raise ParameterError(f"{path} is a web table's own save file, not a game record",
+                             hint="open the table's page and press 'Save the game record': that file is in "
+                                  "the format of play --log, which play --resume and replay read")
     if not isinstance(log, dict) or log.get("format") != FORMAT:
         raise ParameterError(f"{path} is not a rulebook play log")
     if log.get("version") != VERSION:

@@ -262,6 +262,20 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
         out.sort(key=lambda r: -r["created"])
         return JSONResponse({"tables": out})
 
+    async def table_record(request):
+        """The table's game record (the `rulebook play --log` format) as a file to save."""
+        live = await server.table(request.path_params["table_id"])
+        token = (await _json_body(request)).get("token") if request.method == "POST" else None
+        try:
+            seat = live.table.seat_of_token(token)
+            async with live.lock:
+                record = await asyncio.to_thread(live.table.game_record, seat)
+        except PermissionError as exc:
+            raise Problem(str(exc), 403) from None
+        name = re.sub(r"[^a-z0-9]+", "-", live.table.game.name.lower()).strip("-") or "game"
+        return JSONResponse(record, headers={
+            "content-disposition": f'attachment; filename="{name}-{live.table.id}.json"'})
+
     async def designer_check(request):
         body = await _json_body(request)
         text, params, players = _design_input(body)
@@ -333,6 +347,7 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
               Route("/api/rulesets", rulesets), Route("/api/source", ruleset_source),
               Route("/api/ruleset", ruleset_details),
               Route("/api/tables", tables, methods=["GET", "POST"]),
+              Route("/api/tables/{table_id}/record", table_record, methods=["GET", "POST"]),
               Route("/api/designer/check", designer_check, methods=["POST"]),
               Route("/api/designer/simulate", designer_simulate, methods=["POST"]),
               Route("/designer/report/{report_id}", designer_report),

@@ -1,8 +1,10 @@
 """A table: one game, its seats (people with secret tokens, or bots), its history, undo and its record.
 
-A table is kept as a *game record* (what ruleset, parameters, seats, seed and the texts of the actions
-taken); the states are rebuilt from it, so a table survives a server restart and undo is a replay of
-fewer actions.  Seat tokens are stored only as hashes.  Everything sent to a seat is built here from
+A table is kept as a *table record* (what ruleset, parameters, seats, seed and the texts of the actions
+taken, with the seats' token hashes and the pace); the states are rebuilt from it, so a table survives
+a server restart and undo is a replay of fewer actions.  People take the game away as a *game record*
+(``game_record``): the format of ``rulebook play --log`` (schemas/log.schema.json), which ``rulebook
+play GAME --resume FILE`` continues and ``rulebook replay FILE --show`` shows.  Seat tokens are stored only as hashes.  Everything sent to a seat is built here from
 that seat's view (``State.view(seat)``), its staged choices and its narration; nothing else.
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from dsl.errors import IllegalActionError, ParameterError
 
+from ..analysis.match_log import MatchRecorder, log_header
 from ..bots import bot_seed, make_bot
 from . import narration, staging
 
@@ -89,6 +92,22 @@ class Table:
     @property
     def state(self):
         return self.states[-1]
+
+    def game_record(self, seat) -> dict:
+        """The game in the format of ``rulebook play --log``, for ``seat`` (None: a spectator).  It
+        holds the seed and every move, so every secret of the game: it is given when the game is over,
+        or during the game to the only person at the table."""
+        if not self.state.is_terminal() and (seat is None or self.humans() != [seat]):
+            raise PermissionError("the game record holds every secret of the game (its seed and every move): "
+                                  "it can be saved when the game is over, or during a game of one person "
+                                  "against bots by that person")
+        header = log_header(self.game, self.seats)
+        if self.record.get("ruleset") and not self.record.get("design"):
+            header["ruleset"] = self.record["ruleset"]  # its name among the shipped rulesets
+        recorder = MatchRecorder(header, self.record["seed"])
+        for i, text in enumerate(self.record["actions"]):
+            recorder.record(self.step_seats[i], self.states[i].legal_actions(), text, self.states[i + 1])
+        return recorder.log(self.state)
 
     # ---- seats -------------------------------------------------------------------------------------
     def seat_of_token(self, token) -> int | None:

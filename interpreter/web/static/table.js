@@ -358,7 +358,10 @@ function render() {
   drawTravel(message);
   const mine = message.you !== null;
   document.getElementById("pace-field").hidden = !mine || !message.seats.some(s => s.spec !== "human") || message.over;
-  document.getElementById("controls").hidden = document.getElementById("pace-field").hidden && document.getElementById("undo").hidden;
+  const alone = mine && message.seats.filter(s => s.spec === "human").length === 1;
+  document.getElementById("save-record").hidden = !(message.over || alone);
+  document.getElementById("controls").hidden = document.getElementById("pace-field").hidden
+    && document.getElementById("undo").hidden && document.getElementById("save-record").hidden;
   document.getElementById("pace").value = String(message.pace);
   if (message.error) setStatus(message.error, "bad");
   else if (message.over) setStatus("The game is over.", "over");
@@ -370,7 +373,27 @@ function render() {
   document.body.dataset.state = message.over ? "over" : (message.choices ? "mine" : "waiting");
 }
 
+async function saveRecord() {
+  // the game record (the `rulebook play --log` format) as a file: POST with the seat token (kept out of URLs)
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, {
+    method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify({token})});
+  if (!response.ok) {
+    const problem = await response.json().catch(() => ({}));
+    document.getElementById("notice").textContent = problem.error || "the game record cannot be saved now";
+    return;
+  }
+  const name = (response.headers.get("content-disposition") || "").match(/filename="([^"]+)"/);
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = name ? name[1] : "game.json";
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
 function start() {
+  document.getElementById("save-record").addEventListener("click", saveRecord);
   document.getElementById("back").addEventListener("click", () => send({type: "back"}));
   document.getElementById("undo").addEventListener("click", () => send({type: "undo"}));
   document.getElementById("undo-agree").addEventListener("click", () => send({type: "undo_answer", agree: true}));
