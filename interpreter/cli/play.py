@@ -26,6 +26,7 @@ from .safe import safe_text
 
 HUMAN = "human"
 COMMANDS = ("view", "history", "history all", "undo", "score", "rules", "help", "back", "quit")
+MENU_ROOM = 9  # screen lines kept for the menu under the table
 HISTORY_LINES = 30  # what `history` shows of a long game (`history all`: everything)
 
 
@@ -166,26 +167,41 @@ class Table:
 
     def pass_device(self, seat) -> None:
         self.shown = None
-        self.console.clear()
+        self.clear_screen()
         name = self.game.player_names[seat]
         self.console.print(Text(f"Pass the device to {name}. {name}: press Enter when ready.", style="bold"))
         self.read(seat, "")
-        self.console.clear()
+        self.clear_screen()
         since = self.state.narration(seat, self.seen_by.get(seat, 0))
         if since:
             self.console.print(Text(f"Since your last turn, {name}:", style="bold"))
         for message in since[-10:]:
             self.console.print(told_line(message))
 
+    def clear_screen(self) -> None:
+        """Clear the screen and the terminal's scrollback (the last hand must not be a scroll away)."""
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write("\033[3J")
+            self.console.file.flush()
+
     def show(self, seat, again=True) -> None:
-        """The table as ``seat`` sees it; with ``again=False`` not if it looks as when last shown."""
+        """The table as ``seat`` sees it; with ``again=False`` not if it looks as when last shown
+        (and terse if it is tall), with ``again=True`` (the `view` command) in full."""
         view = self.state.view(seat)
         table = {k: v for k, v in view.items() if k not in ("moves", "decision", "narration")}
         if not again and table == self.shown:
             return
         self.shown = table
         self.console.print()
-        self.console.print(render_view(view, self.game, menu=False))
+        self.console.print(render_view(view, self.game, menu=False) if again else self.board(view))
+
+    def board(self, view):
+        """The compact table, terse when it would not leave room for a menu on the screen."""
+        board = render_view(view, self.game, menu=False)
+        if len(self.console.render_lines(board, pad=False)) > self.console.height - MENU_ROOM:
+            board = render_view(view, self.game, menu=False, terse=True)
+        return board
 
     def menu(self, seat, prefix, choices) -> None:
         decision = self.state.view(seat).get("decision") or {}
@@ -221,6 +237,7 @@ class Table:
                 continue
             if word in COMMANDS or word in ("?", "h"):
                 self.command(seat, word)
+                self.menu(seat, prefix, choices)  # the choices again, under what the command printed
                 continue
             if not text:
                 continue

@@ -50,13 +50,14 @@ class Items:
         yield line
 
 
-def render_view(view: dict, game, menu: bool = True) -> Group:
+def render_view(view: dict, game, menu: bool = True, terse: bool = False) -> Group:
     """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind.
     ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them) and
     makes the board compact: empty zones left out, zones kept per component shown after that
-    component (``Gangster A1 [items: Waffe +1]``), long face-up piles by their last cards."""
+    component (``Gangster A1 [items: Waffe +1]``), long face-up piles by their last cards.
+    ``terse=True`` (for a board taller than the screen) shows those zones by their size only."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
-    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]), defaults)
+    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]), defaults, terse)
     shared, per_player = _split_zones(zones, [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
@@ -99,7 +100,7 @@ def _shorten_piles(zones: dict) -> dict:
     return {zone: shorten(content) for zone, content in zones.items()}
 
 
-def _attach_hosted(zones: dict, defaults: dict) -> dict:
+def _attach_hosted(zones: dict, defaults: dict, terse: bool = False) -> dict:
     """The zones with every zone kept per component moved onto that component where the view
     shows it (as its ``hosted`` texts); zones whose component is not shown stay as they were."""
     hosted: dict = {}
@@ -109,7 +110,8 @@ def _attach_hosted(zones: dict, defaults: dict) -> dict:
                 match = HOST_KEY.search(key)
                 texts = _zone_texts(sub, defaults)
                 if match and texts:
-                    hosted.setdefault(int(match.group(1)), []).append(f"{zone}: {', '.join(texts)}")
+                    text = f"{zone} {_size(sub)}" if terse else f"{zone}: {', '.join(texts)}"
+                    hosted.setdefault(int(match.group(1)), []).append(text)
     if not hosted:
         return zones
     placed: set = set()
@@ -136,6 +138,11 @@ def _attach_hosted(zones: dict, defaults: dict) -> dict:
             else:
                 del result[zone]
     return result
+
+
+def _size(content) -> int:
+    """How many components a zone holds."""
+    return content["count"] if isinstance(content, dict) else len(content)
 
 
 def _short_key(key: str, keys) -> str:
