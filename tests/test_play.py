@@ -105,7 +105,7 @@ def test_history_lists_the_moves_with_their_narration(capsys, monkeypatch):
 
 def test_the_compact_board_shows_zones_kept_per_component_with_it():
     from rich.console import Console
-    from interpreter.cli.render import render_view
+    from interpreter.cli.render import LONG_PILE, render_view
     game = load_game("pferderennen-mafia")
     state = game.new_initial_state(3)
     for _ in range(12):
@@ -115,3 +115,13 @@ def test_the_compact_board_shows_zones_kept_per_component_with_it():
     text = console.export_text()
     assert "slot_a" not in text.split("track")[0] and "[slot_a: " in text  # on its horse, not a row
     assert " #" not in text
+    console = Console(width=100, record=True)
+    console.print(render_view(state.view(0), game, menu=False, terse=True))  # for a short screen
+    terse = console.export_text()
+    assert "[slot_a 1" in terse
+    fresh = game.new_initial_state(3)
+    console = Console(width=100, record=True)
+    console.print(render_view(fresh.view(0), game, menu=False, terse=True))
+    terse = console.export_text()
+    hand = [game.names[c] for c in fresh.zones[game.family_base["hand"]]]
+    assert len(hand) > LONG_PILE and all(name in terse for name in hand), "a player's own hand is never cut"

@@ -17,7 +17,7 @@ from rich.text import Text
 
 LABEL_STYLE = "bold cyan"
 DIM = "dim"
-LONG_PILE = 10  # a face-up pile of more cards than this shows only its last ones (the compact board)
+LONG_PILE = 10  # a shared face-up pile of more cards than this shows only its last ones (terse board)
 HOST_KEY = re.compile(r" #(\d+)$")  # a zone kept per component is keyed "its name #its id"
 
 
@@ -54,10 +54,11 @@ def render_view(view: dict, game, menu: bool = True, terse: bool = False) -> Gro
     """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind.
     ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them) and
     makes the board compact: empty zones left out, zones kept per component shown after that
-    component (``Gangster A1 [items: Waffe +1]``), long face-up piles by their last cards.
-    ``terse=True`` (for a board taller than the screen) shows those zones by their size only."""
+    component (``Gangster A1 [items: Waffe +1]``).  ``terse=True`` (for a board taller than the
+    screen) shows those zones by their size only and long shared face-up piles by their last cards."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
-    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]), defaults, terse)
+    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]) if terse else view["zones"],
+                                                      defaults, terse)
     shared, per_player = _split_zones(zones, [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
@@ -90,12 +91,11 @@ def _title(view: dict) -> str:
 
 
 def _shorten_piles(zones: dict) -> dict:
-    """The zones with each long face-up pile cut to its last cards and how many lie there."""
+    """The zones with each long shared face-up pile (not a player's) cut to its last cards and how
+    many lie there."""
     def shorten(content):
         if isinstance(content, list) and len(content) > LONG_PILE:
             return [{"name": "…"}] + content[-LONG_PILE // 2:] + [{"name": f"{len(content)} in all"}]
-        if _is_zone_group(content):
-            return {key: shorten(sub) for key, sub in content.items()}
         return content
     return {zone: shorten(content) for zone, content in zones.items()}
 
