@@ -125,3 +125,11 @@ def test_the_compact_board_shows_zones_kept_per_component_with_it():
     terse = console.export_text()
     hand = [game.names[c] for c in fresh.zones[game.family_base["hand"]]]
     assert len(hand) > LONG_PILE and all(name in terse for name in hand), "a player's own hand is never cut"
+
+
+def test_a_choice_that_leads_to_one_action_shows_that_action(capsys, monkeypatch):
+    # MafiaDollar, seed 8: offered a card, the answer's card is in the menu before swapping
+    monkeypatch.setattr(sys, "stdin", io.StringIO("trade\n1\nP2\nWachhund\nquit\n"))
+    code, out = run(capsys, "play", "mafiadollar", "--seed", 8)
+    assert code == 0
+    assert "1 swap Wachhund (Hut 7) for Gangster A1 B1 (Zeitung 5)" in out

@@ -211,10 +211,25 @@ class Table:
             title = f"{title} — {' · '.join(self._labels(prefix))} · {stage}?"
         self.console.print(Text(title, style="bold"))
         width = len(str(len(choices)))
-        cells = [Text.assemble((f"{n:>{width}} ", "bold yellow"), c.label) for n, c in enumerate(choices, 1)]
+        cells = [Text.assemble((f"{n:>{width}} ", "bold yellow"), self._label(prefix, c))
+                 for n, c in enumerate(choices, 1)]
         self.console.print(Columns(cells, padding=(0, 3), expand=False))
         tail = "back · " if prefix else ""
         self.console.print(Text(f"number, name or text · {tail}help · undo · quit", style="dim"))
+
+    def _label(self, prefix, choice) -> str:
+        """A choice's label, or the whole action's text when the choice leads to one action only
+        (``swap Wachhund for Gangster A1`` rather than ``swap … for …``)."""
+        if choice.complete:
+            return choice.label
+        prefix += (choice.value,)
+        while True:
+            following = self.state.staged_choices(prefix)
+            if len(following) != 1:
+                return choice.label
+            prefix += (following[0].value,)
+            if following[0].complete:
+                return action_text(following[0].action)
 
     def _labels(self, prefix) -> list:
         labels = []
