@@ -98,6 +98,11 @@ def _log_schema() -> Draft202012Validator:
     return Draft202012Validator(json.loads(LOG_SCHEMA.read_text(encoding="utf-8"))["$defs"]["log"])
 
 
+def check_log(where, log) -> None:
+    """Raise ParameterError unless ``log`` (from ``where``: a file, a page) is a well-formed log."""
+    _check_log(where, log)
+
+
 def _check_log(path, log) -> None:
     """Raise ParameterError unless ``log`` looks like a log this module wrote."""
     if isinstance(log, dict) and log.get("format") == "rulebook-table/1":

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dsl.errors import RulebookError
 
+from ..analysis.match_log import check_log
 from ..bots import BOTS
 from . import sandbox
 from .catalog import Catalog
@@ -105,7 +106,12 @@ class Server:
             raise Problem("players must be a whole number")
         pace = _pace(body.get("pace", 1.0))
         seed = secrets.randbelow(1 << 31)
-        if isinstance(body.get("source"), str):
+        actions: list = []
+        if "record" in body:  # a game record (rulebook play --log) to continue at this table
+            key, params, players, seed, actions = self._from_record(body["record"], len(seats))
+            source = {"ruleset": key}
+            load = lambda: self.catalog.load(key, params or None, players)  # noqa: E731
+        elif isinstance(body.get("source"), str):
             text = body["source"]
             if len(text) > sandbox.MAX_SOURCE:
                 raise Problem("this ruleset is too large")
@@ -124,7 +130,7 @@ class Server:
 
         def build():
             game = load()
-            return Table.create(game, source, seats, seed, pace)
+            return Table.create(game, source, seats, seed, pace, actions)
         try:
             table, tokens = await asyncio.to_thread(build)
         except RulebookError as exc:
@@ -136,6 +142,23 @@ class Server:
                       "link": f"/table/{table.id}#seat={tokens[s]}" if s in tokens else None}
                      for s, spec in enumerate(seats)]
         return {"id": table.id, "game": table.game.name, "seats": seats_out, "spectator": f"/table/{table.id}"}
+
+    def _from_record(self, record, seat_count: int) -> tuple:
+        """The catalog ruleset, parameters, players, seed and actions of a game record sent by a
+        page; the ruleset is found by the digest of its file, never by a path the page names."""
+        try:
+            check_log("the game record", record)
+        except RulebookError as exc:
+            raise Problem(str(exc)) from None
+        key = self.catalog.key_for_digest(record["ruleset_sha256"])
+        if key is None:
+            raise Problem(f"this server has no ruleset that is the one of this record ({record['game']}, "
+                          f"sha256 {record['ruleset_sha256'][:12]}…): the rules changed since, or they are "
+                          "not among this server's rulesets")
+        if seat_count != record["players"]:
+            raise Problem(f"the record is a game of {record['players']} players, not {seat_count}")
+        params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in record["params"].items()}
+        return key, params, record["players"], record["seed"], [step["action"] for step in record["steps"]]
 
     async def changed(self, live: LiveTable) -> None:
         """Save the record, send every connection its message, let bots move."""

@@ -13,6 +13,7 @@ from dsl.loader import load_ruleset
 from dsl.yaml_loader import load_yaml_file
 from dsl.registry import EFFECTS, FUNCTIONS
 
+from ..analysis.fingerprint import file_digest
 from ..cli.info import _first_comment, param_rows
 from ..game import Game
 
@@ -25,6 +26,7 @@ class Catalog:
             if path.is_file():
                 self.files[path.relative_to(self.folder).with_suffix("").as_posix()] = path
         self._entries = None
+        self._digests = None
         self._details: dict = {}
 
     def find_base(self, name: str, folder) -> Path | None:
@@ -54,6 +56,12 @@ class Catalog:
         if key not in self.files:
             raise ParameterError("no such ruleset", hint="choose one from the lobby's list")
         return self.load_path(self.files[key], params, players)
+
+    def key_for_digest(self, digest: str):
+        """The key of the ruleset whose file has this sha256, or None."""
+        if self._digests is None:
+            self._digests = {file_digest(path): key for key, path in self.files.items()}
+        return self._digests.get(digest)
 
     def entries(self) -> list:
         """Per ruleset, read from its YAML only (quick): key, game name, whether it is a variant,

@@ -50,8 +50,9 @@ class Table:
 
     # ---- building ----------------------------------------------------------------------------------
     @classmethod
-    def create(cls, game, source: dict, seats: list, seed: int, pace: float) -> tuple:
-        """A new table and the tokens of its human seats (seat -> token), shown once to its host."""
+    def create(cls, game, source: dict, seats: list, seed: int, pace: float, actions=()) -> tuple:
+        """A new table and the tokens of its human seats (seat -> token), shown once to its host;
+        ``actions`` are taken first (a game record continued)."""
         if len(seats) != game.num_players:
             raise ParameterError(f"{game.name} with these settings has {game.num_players} seats, "
                                  f"not {len(seats)}")
@@ -61,7 +62,7 @@ class Table:
         tokens = {seat: secrets.token_urlsafe(24) for seat, spec in enumerate(seats) if spec == HUMAN}
         record = {"format": RECORD_FORMAT, "id": secrets.token_urlsafe(12), "created": time.time(),
                   **source, "players": game.num_players, "params": dict(game.params), "seats": list(seats),
-                  "seed": seed, "pace": pace, "actions": [],
+                  "seed": seed, "pace": pace, "actions": list(actions),
                   "tokens": [token_hash(tokens[s]) if s in tokens else None for s in range(len(seats))]}
         return cls(record, game), tokens
 

@@ -79,3 +79,40 @@ def test_a_tables_own_save_file_is_refused_with_advice(web_server, tmp_path, cap
         code = main([str(a) for a in argv])
         err = capsys.readouterr().err
         assert code != 0 and "a web table's own save file" in err and "Save the game record" in err
+
+
+def test_a_terminal_game_record_continues_at_a_new_table(web_server, context, tmp_path, capsys, monkeypatch):
+    # a game begun at the terminal (play --log, stopped after a few moves) goes on in the browser
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nr3c3\nquit\n"))
+    assert main(["play", "gangster", "--players", "2", "--seed", "3", "--log", str(tmp_path / "cli.json")]) == 0
+    capsys.readouterr()
+    record = json.loads((tmp_path / "cli.json").read_text(encoding="utf-8"))
+    page = context().new_page()
+    page.goto(web_server.url + "/")
+    page.wait_for_selector("#ruleset option[value='gangster']", state="attached")
+    page.set_input_files("#record-file", str(tmp_path / "cli.json"))
+    page.wait_for_selector("#links .seat-link")
+    link = page.locator("#links .seat-link").first.get_attribute("href")
+    table_id = link.split("/table/")[1].split("#")[0]
+    live = live_table(web_server, table_id)
+    assert live.record["actions"][:len(record["steps"])] == [s["action"] for s in record["steps"]]
+    assert live.seats == ["human", "random"]
+    page.goto(web_server.url + link)
+    assert wait_ready(page) == "mine"
+    play_one_choice(page, random.Random(1))  # and the game goes on
+
+
+def test_a_record_of_other_rules_is_refused_with_the_reason(web_server, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "la-famiglia", "--seed", "3", "--log", str(tmp_path / "cli.json")]) == 0
+    capsys.readouterr()
+    record = json.loads((tmp_path / "cli.json").read_text(encoding="utf-8"))
+    changed = dict(record, ruleset_sha256="0" * 64)
+    refused = httpx.post(web_server.url + "/api/tables", json={"record": changed, "seats": record["seats"]})
+    assert refused.status_code == 400 and "no ruleset that is the one of this record" in refused.json()["error"]
+    damaged = dict(record, steps="nope")
+    refused = httpx.post(web_server.url + "/api/tables", json={"record": damaged, "seats": record["seats"]})
+    assert refused.status_code == 400 and "damaged" in refused.json()["error"]
+    illegal = dict(record, steps=[{"seat": 0, "action": "fly away", "legal": "0" * 16, "state": "0" * 16}])
+    refused = httpx.post(web_server.url + "/api/tables", json={"record": illegal, "seats": record["seats"]})
+    assert refused.status_code == 400

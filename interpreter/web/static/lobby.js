@@ -149,6 +149,29 @@ async function create() {
   }
 }
 
+async function continueRecord(event) {
+  // a game record (rulebook play --log, or saved from a table) continued at a new table, its seats as recorded
+  const error = document.getElementById("record-error");
+  error.textContent = "";
+  const file = event.target.files[0];
+  if (!file) return;
+  try {
+    let record;
+    try { record = JSON.parse(await file.text()); } catch (e) { throw new Error("this file is not a game record (not JSON)"); }
+    if (Array.isArray(record)) {
+      if (record.length !== 1) throw new Error(`this file holds ${record.length} games; choose the record of one game`);
+      record = record[0];
+    }
+    const seats = record && Array.isArray(record.seats) ? record.seats : [];
+    const table = await api("/api/tables", {record, seats, pace: Number(document.getElementById("pace").value)});
+    showLinks(table);
+    listTables();
+  } catch (e) {
+    error.textContent = e.message;
+  }
+  event.target.value = "";
+}
+
 async function listTables() {
   const list = clear(document.getElementById("tables"));
   const data = await api("/api/tables");
@@ -167,6 +190,7 @@ async function start() {
   catalog = await api("/api/rulesets");
   fillRulesets();
   document.getElementById("create").addEventListener("click", create);
+  document.getElementById("record-file").addEventListener("change", continueRecord);
   listTables();
 }
 
