@@ -12,10 +12,10 @@ does, and a pile of which only the top cards are ever drawn never orders the res
 
 What does not depend on the order fixes nothing: the size, ``in``, ``count``, taking a named component
 out (the rest stays undetermined, uniformly), putting components on top or under the bottom, moving the
-whole pile (``move_all``, see :func:`interpreter.chance.move_pile`) and shuffling again.  Everything else
-that reads positions (iterating, an index, a slice, ``index``, concatenation) fixes what it reads, the
-whole block for iteration, so every reader of zones (the rules' compiled code, views, narration) stays
-correct unchanged.  Seeded mode keeps plain lists and never builds one of these.
+whole pile (``move_all``, see :func:`interpreter.chance.move_pile`) and shuffling again.  Everything
+else that reads positions (iterating, an index, a slice, ``index``, concatenation, ``==``) fixes what
+it reads, the whole block for iteration, so every reader of zones (the rules' compiled code, views,
+narration) stays correct unchanged.  Internal reads that do not depend on the order use :func:`raw`.  Seeded mode keeps plain lists and never builds one of these.
 """
 from __future__ import annotations
 
@@ -121,6 +121,16 @@ class LazyPile(list):
         return list.__mul__(self, n)
 
     __rmul__ = __mul__
+
+    def __eq__(self, other):
+        self.fix_all()
+        return list.__eq__(self, other)
+
+    def __ne__(self, other):
+        self.fix_all()
+        return list.__ne__(self, other)
+
+    __hash__ = None
 
     # ---- changes -------------------------------------------------------------------------------
     def pop(self, i: int = -1):
