@@ -25,7 +25,8 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS
 
 from .comprehensions import _nests_comprehension, printed_mask
-from .limits import checked_int, checked_list, checked_value
+from .limits import (INT_MAX, INT_MIN, MAX_ITEMS, MAX_ITERATIONS, checked_int, checked_list, checked_value,
+                     int_out_of_range, iterations_exceeded, list_too_long)
 from dsl.types import INT, ZONE, element_type
 
 _PYOPS = {"+": py.Add, "-": py.Sub, "*": py.Mult, "//": py.FloorDiv, "%": py.Mod}
@@ -110,6 +111,8 @@ class CodeGen:
         self._counter = 0
         self.scopes: list = []
         self.hoisted: dict = {}  # what the function being generated reads once at its start
+        self.count = None  # the local counting the iterations of the nest of comprehensions being generated
+        self.in_iterable = 0  # > 0 while generating what a comprehension iterates (no ':=' allowed there)
         self.fallbacks = 0  # closures called from generated code so far
         self.env_writes: list = []  # (statements, statement) writing an option's parameter to e
         self._pending: list = []  # FunctionDefs not compiled yet
@@ -159,15 +162,19 @@ class CodeGen:
 
     def begin(self):
         """Start a new generated function (generation nests: a fallback compiles its parts)."""
-        outer = (self.scopes, self.hoisted)
-        self.scopes, self.hoisted = [], {}
+        outer = (self.scopes, self.hoisted, self.count, self.in_iterable)
+        self.scopes, self.hoisted, self.count, self.in_iterable = [], {}, None, 0
         return outer
 
     def end(self, outer, body) -> list:
         """The body of the function begun, after the reads it hoisted; back to the outer one."""
         prelude = [N.Assign(targets=[_store(name)], value=read) for name, read in self.hoisted.values()]
-        self.scopes, self.hoisted = outer
+        self.abandon(outer)
         return prelude + body
+
+    def abandon(self, outer) -> None:
+        """Back to the function being generated before ``begin``."""
+        self.scopes, self.hoisted, self.count, self.in_iterable = outer
 
     def hoist(self, key, read):
         """A local holding ``read``, an ast that cannot fail and that nothing changes while the
@@ -190,13 +197,25 @@ class CodeGen:
         try:
             result = self.list_expr(node) if as_list else self.expr(node)
         except Unsupported:
-            self.scopes, self.hoisted = outer
+            self.abandon(outer)
             return None
         body = self.end(outer, [N.Return(value=result)])
         if isinstance(result, py.Constant) and not as_list:
             value = result.value
             return lambda s, e: value
         return self.function(["s", "e"], body)
+
+    def dict_function(self, keys, nodes):
+        """A generated ``f(s, e)`` returning ``{key: value of node}`` for the pairs given, the values
+        computed in order; None if a node is not handled."""
+        outer = self.begin()
+        try:
+            values = [self.expr(node) for node in nodes]
+        except Unsupported:
+            self.abandon(outer)
+            return None
+        result = N.Dict(keys=[_const(k) for k in keys], values=values)
+        return self.function(["s", "e"], self.end(outer, [N.Return(value=result)]))
 
     def statement_function(self, node):
         """A generated ``f(s, e)`` running a simple statement (let, assignment, effect); None if
@@ -205,7 +224,7 @@ class CodeGen:
         try:
             body = self.statement(node)
         except Unsupported:
-            self.scopes, self.hoisted = outer
+            self.abandon(outer)
             return None
         return self.function(["s", "e"], self.end(outer, body))
 
@@ -244,9 +263,39 @@ class CodeGen:
                 return prelude + [N.Assign(targets=[_sub_store(table, key)], value=value)]
             return [N.Assign(targets=[_sub_store(table, key)], value=value)]
         op = {"+=": py.Add, "-=": py.Sub, "*=": py.Mult}[node.op]()
-        updated = _call(self.value(checked_value),  # a new list, as operator.add; within the budget
-                        [N.BinOp(left=_sub(table, key), op=op, right=value)])
+        updated = N.BinOp(left=_sub(table, key), op=op, right=value)  # a new list, as operator.add
+        type_ = compiler.types[target]
+        if type_ == INT:  # within the budget
+            updated = self.checked_int(updated)
+        elif is_list:
+            updated = self.checked_list(updated)
+        else:
+            updated = _call(self.value(checked_value), [updated])
         return prelude + [N.Assign(targets=[_sub_store(table, key)], value=updated)]
+
+    # ---- the work budget (interpreter/limits.py), checked in line ---------------------------------
+    def _within(self, value, measure, high, low, fail):
+        """``_n if low <= measure(_n := value) <= high else fail(_n)``; a call of ``fail`` where
+        ``:=`` is not allowed (in what a comprehension iterates)."""
+        if self.in_iterable:
+            return None
+        name = self.fresh("n")
+        bound = N.NamedExpr(target=_store(name), value=value)
+        measured = bound if measure is None else _call(_load(measure), [bound])
+        comparators = [measured, _const(high)] if low is not None else [_const(high)]
+        test = N.Compare(left=_const(low) if low is not None else measured,
+                         ops=[N.LtE(), N.LtE()] if low is not None else [N.LtE()], comparators=comparators)
+        return N.IfExp(test=test, body=_load(name), orelse=_call(self.value(fail), [_load(name)]))
+
+    def checked_int(self, value):
+        """``value`` (an ast computing a whole number), refused beyond ±2^63."""
+        return (self._within(value, None, INT_MAX, INT_MIN, int_out_of_range)
+                or _call(self.value(checked_int), [value]))
+
+    def checked_list(self, value):
+        """``value`` (an ast computing a new list), refused past MAX_ITEMS items."""
+        return (self._within(value, "len", MAX_ITEMS, None, list_too_long)
+                or _call(self.value(checked_list), [value]))
 
     # ---- names -------------------------------------------------------------------------------------
     def lookup(self, name):
@@ -390,11 +439,12 @@ class CodeGen:
         # the budget of interpreter/limits.py, as the closure compiler checks it
         type_ = self.compiler.types[node]
         if type_.name == "list":
-            return _call(self.value(checked_list),
-                         [N.BinOp(left=self.list_expr(node.left), op=N.Add(), right=self.list_expr(node.right))])
-        check = checked_int if type_ == INT else checked_value
-        return _call(self.value(check),
-                     [N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))])
+            return self.checked_list(N.BinOp(left=self.list_expr(node.left), op=N.Add(),
+                                             right=self.list_expr(node.right)))
+        computed = N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
+        if type_ == INT:
+            return self.checked_int(computed)
+        return _call(self.value(checked_value), [computed])
 
     def _x_compare(self, node):
         left = self.expr(node.left)
@@ -427,7 +477,7 @@ class CodeGen:
         return N.UnaryOp(op=N.Not(), operand=operand)
 
     def _x_neg(self, node):
-        return _call(self.value(checked_int), [N.UnaryOp(op=N.USub(), operand=self.expr(node.operand))])
+        return self.checked_int(N.UnaryOp(op=N.USub(), operand=self.expr(node.operand)))
 
     def _x_cond(self, node):
         return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
@@ -467,13 +517,51 @@ class CodeGen:
             self.scopes.pop()
 
     def _x_comprehension(self, node):
-        # a nest of comprehensions shares one count of iterations (interpreter/limits.py): the
-        # closure compiler counts it (interpreter/comprehensions.py); a lone one needs no count
+        """A Python comprehension.  A comprehension and those nested in it share one count of
+        iterations (interpreter/limits.py), as in interpreter/comprehensions.py: the outermost sets
+        a local of the generated function to the number of its items, each nested one adds its
+        own and is refused past MAX_ITERATIONS, all in line::
+
+            [... _s2 ... for _v in _s1] if (_c := len(_s1 := SOURCE)) >= 0 else None
+            [... for _v in _s2] if (_c := _c + len(_s2 := SOURCE)) <= MAX else iterations_exceeded()
+
+        A lone comprehension counts nothing and iterates its source directly.  ``:=`` may not stand
+        in what a comprehension iterates, so a source that holds comprehensions is computed first."""
         compiler = self.compiler
-        if compiler.iterations is not None or any(_nests_comprehension(compiler, part)
-                                                  for part in (node.elem, node.cond)):
-            raise Unsupported("nested comprehension")
+        if compiler.iterations is not None:
+            raise Unsupported("inside a comprehension of the closure compiler")
+        outer_count = self.count
+        nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
+        if outer_count is None and not nests and not _nests_comprehension(compiler, node.source):
+            self.in_iterable += 1
+            try:
+                source = self.iterated(node.source)
+            finally:
+                self.in_iterable -= 1
+            return self._comprehension(node, source)
+        if self.in_iterable:  # cannot happen: sources holding comprehensions are computed first
+            raise Unsupported("comprehension in what a comprehension iterates")
         source = self.iterated(node.source)
+        items = self.fresh("s")
+        bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
+        if outer_count is None and not nests:  # a lone one whose source holds comprehensions
+            counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
+            return N.IfExp(test=counting, body=self._comprehension(node, _load(items)), orelse=_const(None))
+        count = outer_count or self.fresh("c")
+        self.count = count
+        try:
+            comprehension = self._comprehension(node, _load(items))
+        finally:
+            self.count = outer_count
+        if outer_count is None:
+            counting = N.Compare(left=N.NamedExpr(target=_store(count), value=bound), ops=[N.GtE()],
+                                 comparators=[_const(0)])
+            return N.IfExp(test=counting, body=comprehension, orelse=_const(None))
+        added = N.NamedExpr(target=_store(count), value=N.BinOp(left=_load(count), op=N.Add(), right=bound))
+        counting = N.Compare(left=added, ops=[N.LtE()], comparators=[_const(MAX_ITERATIONS)])
+        return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
+
+    def _comprehension(self, node, source):
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
         try:
@@ -499,7 +587,7 @@ class CodeGen:
         if func == "list":
             return comp(elem, cond)
         if func == "sum":
-            return _call(self.value(checked_int), [_call(_load("sum"), [comp(elem, cond)])])
+            return self.checked_int(_call(_load("sum"), [comp(elem, cond)]))
         if func == "count":
             test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
             if cond is not None:

@@ -46,7 +46,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
         for option, spec in zip(ir_options, compiled):
             body.extend(_option(gen, option, spec, namespace_action, frozen_name, cached, stages_of(option)))
     except Unsupported:
-        gen.scopes, gen.hoisted = outer
+        gen.abandon(outer)
         return None
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
         for statements, write in gen.env_writes:

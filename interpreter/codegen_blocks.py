@@ -76,7 +76,7 @@ class _Builder:
                 try:
                     statements = gen.statement(sources.statements[pc])
                 except Unsupported:
-                    gen.scopes, gen.hoisted = outer
+                    gen.abandon(outer)
                     break
                 body += self.numbered(gen.end(outer, statements), code[pc][-1])
                 pc += 1
@@ -113,7 +113,7 @@ class _Builder:
         try:
             test = gen.expr(cond)
         except Unsupported:
-            gen.scopes, gen.hoisted = outer
+            gen.abandon(outer)
             test, prelude = _call(gen.value(ins[1]), [S, E]), []
         else:
             prelude = gen.end(outer, [])

@@ -588,9 +588,17 @@ class Compiler:
                 compiled.declare(name, type_)
             self.procs[index] = compiled
             self._body(compiled, proc.body)
-        args = [self.expr(a) for a in stmt.args]
         store = self.simple(stmt.then.node) if stmt.then is not None else None
-        code.append((CALL, index, args, store, stmt.position))
+        code.append((CALL, index, self.call_locals(self.procs[index].params, stmt.args), store, stmt.position))
+
+    def call_locals(self, params, args):
+        """``f(s, e)`` making the locals a procedure starts with: its parameters' values."""
+        if self.codegen is not None:
+            generated = self.codegen.dict_function(params, args)
+            if generated is not None:
+                return generated
+        pairs = list(zip(params, [self.expr(a) for a in args]))
+        return lambda s, e: {p: f(s, e) for p, f in pairs}
 
     def _s_return(self, code, stmt, loops):
         if stmt.value is not None:

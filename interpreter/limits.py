@@ -69,6 +69,21 @@ def too_many_iterations() -> RulesRuntimeError:
                              hint=f"iterate over fewer items, or split the work over several statements ({_ADVICE})")
 
 
+def int_out_of_range(value):
+    """Raise the error of a whole number past ±2^63 (generated code checks in line and calls this)."""
+    raise number_too_large(value)
+
+
+def list_too_long(value):
+    """Raise the error of a list past MAX_ITEMS (generated code checks in line and calls this)."""
+    checked_list(value)
+
+
+def iterations_exceeded():
+    """Raise the error of a nest of comprehensions past MAX_ITERATIONS (generated code counts in line)."""
+    raise too_many_iterations()
+
+
 def checked_repeat(count):
     """A ``repeat`` count: a whole number of at most MAX_REPEAT (below 1: no round)."""
     if count > MAX_REPEAT:

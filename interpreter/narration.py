@@ -22,6 +22,7 @@ records nothing there (play is the same; it only saves the work).
 """
 from __future__ import annotations
 
+import functools
 import string
 
 from dsl.errors import RulesRuntimeError
@@ -71,9 +72,19 @@ def add(state, message: str, values: dict, to=None) -> None:
         state.note(render(state, state.narrative[-1], None)["text"])
 
 
-def _parse(message: str) -> list:
+def _parse(message: str) -> tuple:
+    """The fields of a message; the parse of a short one (a ruleset's own text) is kept."""
+    return _parse_short(message) if len(message) <= 400 else _parsed(message)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_short(message: str) -> tuple:
+    return _parsed(message)
+
+
+def _parsed(message: str) -> tuple:
     try:
-        return list(_FORMATTER.parse(message))
+        return tuple(_FORMATTER.parse(message))
     except ValueError:
         raise RulesRuntimeError(f"log(): the message {message!r} has an unbalanced brace",
                                 hint="write {{ and }} for braces in the text") from None

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import difflib
 import json
+from itertools import repeat
+from operator import is_
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
@@ -256,7 +258,7 @@ class State:
         elif not isinstance(action, Action):
             raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
         legal = self.legal_actions()
-        if not any(a is action for a in legal) and action not in legal:
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             named = isinstance(action.batch, ActionBatch) and any(a is action for a in action.batch.actions)
             raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
                                      hint="choose one of state.legal_actions()")

@@ -88,9 +88,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if len(stack) >= MAX_CALL_DEPTH:
                     raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
                                             ins[-1], "a procedure calls itself without end")
-                proc = procs[ins[1]]
-                env = frame[2]
-                stack.append([ins[1], 0, {p: f(s, env) for p, f in zip(proc.params, ins[2])}])
+                stack.append([ins[1], 0, ins[2](s, frame[2])])
             elif op == RET:
                 done = stack.pop()
                 if stack:
