@@ -12,11 +12,10 @@ have no side effects, and nothing changes the state while actions are enumerated
 """
 from __future__ import annotations
 
-import ast as py
 
 from dsl.unparse import unparse
 
-from .codegen import N, E, Scope, Unsupported, _call, _const, _load, _store, _sub
+from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
 from .actions import Action, frozen
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as py
 
-from .codegen import N, Unsupported, _call, _load, E, S
+from .codegen_ast import E, N, S, Unsupported, _call
 
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
 

@@ -12,7 +12,7 @@ from dsl.resolver import RETURNED
 
 from .actions import legal_actions_at
 from .codegen_blocks import EXECN, where
-from .compiler import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
+from .instructions import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
 
 MAX_STEPS = 200_000

@@ -1,0 +1,378 @@
+"""Generated code for expressions: names, attributes, operators, calls and comprehensions.
+
+:class:`ExpressionGen` is the part of :class:`interpreter.codegen.CodeGen` that turns one checked
+expression into a Python ``ast`` expression.  An expression it cannot generate raises
+:class:`~interpreter.codegen_ast.Unsupported` or is handed to the closure compiler (``fallback``).
+"""
+from __future__ import annotations
+
+import ast as py
+
+from dsl import ast
+from dsl.errors import RulesRuntimeError
+from dsl.registry import FUNCTIONS
+from dsl.types import INT, ZONE, element_type
+
+from .codegen_ast import (E, N, S, Scope, Unsupported, _CMPOPS, _PYOPS, _call, _cheap, _checked, _const,
+                          _copy, _load, _store, _sub)
+from .comprehensions import _nests_comprehension, printed_mask
+from .limits import MAX_ITERATIONS, checked_value, iterations_exceeded
+
+
+class ExpressionGen:
+    """Expression generation, mixed into ``CodeGen`` (which provides ``value``, ``state_table``,
+    ``checked_int``, ``checked_list``, ``scopes``, ``count`` and ``in_iterable``)."""
+
+    # ---- names -------------------------------------------------------------------------------------
+    def lookup(self, name):
+        """The ast reading the local ``name`` in the current scopes, or None if it is read from
+        ``e`` (the procedure's locals)."""
+        for scope in reversed(self.scopes):
+            if name in scope.names:
+                return scope.names[name]()
+            if scope.opaque:
+                raise Unsupported(name)
+        return None
+
+    def in_python_scope(self) -> bool:
+        """Whether some name in scope lives only in a Python local (not also in ``e``)."""
+        return any(not scope.e_backed for scope in self.scopes)
+
+    def fallback(self, node, as_list=False):
+        """Call the closure compiled the old way for ``node``; only allowed where that closure
+        reads nothing the generated code keeps in Python locals."""
+        if self.in_python_scope():
+            raise Unsupported(type(node).__name__)
+        compiler = self.compiler
+        closure = compiler.closure_as_list(node) if as_list else compiler.closure(node)
+        self.fallbacks += 1
+        return _call(self.value(closure), [S, E])
+
+    # ---- expressions ---------------------------------------------------------------------------
+    def expr(self, node):
+        method = getattr(self, "_x_" + type(node).__name__.lower(), None)
+        if method is None:
+            return self.fallback(node)
+        return method(node)
+
+    def list_expr(self, node):
+        if self.compiler.types.get(node) != ZONE:
+            return self.expr(node)
+        return _sub(self.state_table("zones"), self.expr(node))
+
+    def _x_literal(self, node):
+        return self.value(node.value)
+
+    def _x_name(self, node):
+        compiler = self.compiler
+        kind, arg = compiler.symbols[node]
+        if kind == "local":
+            found = self.lookup(arg)
+            if found is not None:
+                compiler.reads.add(arg)
+                return found
+            if compiler.inline and arg in compiler.inline[-1]:
+                closure, _, reads = compiler.inline[-1][arg]
+                compiler.reads |= reads
+                return _call(self.value(closure), [S, E])
+            compiler.reads.add(arg)
+            return _sub(E, _const(arg))
+        if kind == "const":
+            return self.value(arg)
+        if kind == "var":
+            return self.state_table("vars", arg)
+        if kind == "zone":
+            return _const(self.game.family_base[arg])
+        if kind == "define":
+            return self._expand(node)
+        raise Unsupported(kind)
+
+    def _x_attr(self, node):
+        kind, name = self.compiler.symbols[node]
+        game = self.game
+        if kind == "attr":
+            obj = self.expr(node.obj)
+            table = self.value(game.attr_tables[name])
+            if name in game.partial_attributes:
+                missing = self.value(game.missing_attribute)
+                if _cheap(obj):  # table[c] if table[c] is not None else error: no call on the way
+                    return _checked(_sub(table, obj), _call(self.value(_raise_missing), [missing, obj, _const(name)]))
+                return _call(self.value(_partial_attribute), [table, obj, missing, _const(name)])
+            return _sub(table, obj)
+        if kind in ("mark", "pvar"):
+            return _sub(self.state_table("marks" if kind == "mark" else "pvars", name), self.expr(node.obj))
+        if kind == "pprop":
+            return _sub(self.value(game.player_names), self.expr(node.obj))
+        if kind == "pzone":
+            return N.BinOp(left=_const(game.family_base[name]), op=N.Add(), right=self.expr(node.obj))
+        if kind == "kzone":
+            zone_of = self.compiler.attached_zones(name)
+            holder = self.compiler.rs.zones[name].per_kind
+            obj = self.expr(node.obj)
+            args = [self.value(zone_of), obj, self.value(game), _const(holder), _const(name)]
+            if _cheap(obj):
+                return _checked(_sub(self.value(zone_of), obj), _call(self.value(_attached_zone), args))
+            return _call(self.value(_attached_zone), args)
+        if kind == "cprop":
+            obj = self.expr(node.obj)
+            if name == "owner":
+                zone = _sub(self.state_table("loc"), obj)
+                later = _call(self.value(game.zone_owner_now), [S, zone])
+                if not _cheap(zone):
+                    return later
+                # a zone that no component holds has a fixed owner: read it from the table
+                hosted = N.Compare(left=_sub(self.value(game.zone_host), _copy(zone)), ops=[N.Is()],
+                                   comparators=[_const(None)])
+                return N.IfExp(test=hosted, body=_sub(self.value(game.zone_owner), _copy(zone)), orelse=later)
+            if name == "zone":
+                return _sub(self.state_table("loc"), obj)
+            if name == "cell":
+                return _sub(self.state_table("cell_of"), obj)
+            return _sub(self.value(game.names if name == "name" else game.kinds), obj)
+        return self.fallback(node)
+
+    def _x_index(self, node):
+        return _sub(self.read_only_list(node.obj), self.expr(node.index))
+
+    def _x_slice(self, node):
+        bounds = [self.expr(b) if b is not None else None for b in (node.start, node.stop)]
+        return _sub(self.list_expr(node.obj), N.Slice(lower=bounds[0], upper=bounds[1], step=None))
+
+    def iterated(self, node):
+        """A list a comprehension only iterates: ``neighbors(cell)`` is read from the game's table
+        of neighbours (a tuple per cell) instead of a new list each time."""
+        compiler = self.compiler
+        if (isinstance(node, ast.Call) and node.func == "neighbors" and not node.kwargs
+                and compiler.symbols.get(node, ("",))[0] == "func" and len(node.args) in (1, 2)
+                and (len(node.args) == 1 or isinstance(node.args[1], ast.Literal))):
+            diagonal = len(node.args) == 2 and node.args[1].value
+            table = self.game.cell_all_neighbors if diagonal else self.game.cell_neighbors
+            return _sub(self.value(table), self.expr(node.args[0]))
+        return self.list_expr(node)
+
+    def read_only_list(self, node):
+        """A list that is only read (indexed, searched): a list of constants becomes one tuple
+        constant instead of a new list each time."""
+        items = self.list_expr(node)
+        if isinstance(items, py.List) and all(isinstance(i, py.Constant) for i in items.elts):
+            return _const(tuple(i.value for i in items.elts))
+        return items
+
+    def _x_listlit(self, node):
+        return N.List(elts=[self.expr(i) for i in node.items], ctx=N.Load())
+
+    def _x_binop(self, node):
+        # the budget of interpreter/limits.py, as the closure compiler checks it
+        type_ = self.compiler.types[node]
+        if type_.name == "list":
+            return self.checked_list(N.BinOp(left=self.list_expr(node.left), op=N.Add(),
+                                             right=self.list_expr(node.right)))
+        computed = N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
+        if type_ == INT:
+            return self.checked_int(computed)
+        return _call(self.value(checked_value), [computed])
+
+    def _x_compare(self, node):
+        left = self.expr(node.left)
+        if node.op in ("in", "not in"):
+            if self.compiler.types.get(node.right) == ZONE:
+                op = N.NotEq() if node.op == "not in" else N.Eq()
+                return N.Compare(left=_sub(self.state_table("loc"), left), ops=[op],
+                                  comparators=[self.expr(node.right)])
+            right = self.read_only_list(node.right)
+            return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right])
+        return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)])
+
+    def _x_boolop(self, node):
+        """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
+        x`` is ``false``), which gives the same value."""
+        values = [self.expr(p) for p in _flattened(node, node.op)]
+        stop = node.op == "or"  # the truth value that ends the chain
+        while len(values) > 1 and isinstance(values[0], py.Constant):
+            if bool(values[0].value) == stop:
+                return values[0]
+            values.pop(0)
+        if len(values) == 1:
+            return values[0]
+        return N.BoolOp(op=N.Or() if stop else N.And(), values=values)
+
+    def _x_not(self, node):
+        operand = self.expr(node.operand)
+        if isinstance(operand, py.Constant):
+            return _const(not operand.value)
+        return N.UnaryOp(op=N.Not(), operand=operand)
+
+    def _x_neg(self, node):
+        return self.checked_int(N.UnaryOp(op=N.USub(), operand=self.expr(node.operand)))
+
+    def _x_cond(self, node):
+        return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+
+    def _x_call(self, node):
+        compiler = self.compiler
+        kind, name = compiler.symbols[node]
+        if kind == "define":
+            return self._expand(node)
+        builtin = FUNCTIONS.get(name)
+        if builtin is None or builtin.raw:
+            return self.fallback(node)
+        args = self.arguments(builtin, node)
+        if len(args) == 1 and name == "at":
+            return _sub(self.state_table("cells"), args[0])
+        if len(args) == 1 and name == "size":
+            return _call(_load("len"), args)
+        if len(args) == 1 and name == "empty":
+            return N.UnaryOp(op=N.Not(), operand=args[0])
+        return _call(self.value(builtin.impl), [S] + args)
+
+    def arguments(self, builtin, call) -> list:
+        """A call's arguments in signature order, defaults filled in (as the closure compiler)."""
+        return [self.value(node) if how == "default" else self.list_expr(node) if how == "list" else self.expr(node)
+                for how, node in argument_plan(builtin, call, self.compiler.types)]
+
+    def _expand(self, node):
+        """A definition's body with its parameters reading the call's argument code."""
+        compiler = self.compiler
+        define = compiler.rs.defines[compiler.symbols[node][1]]
+        args = [self.expr(a) for a in getattr(node, "args", ())]
+        names = {p: (lambda a=a: a) for p, a in zip(define.params, args)}
+        self.scopes.append(Scope(names, opaque=True))
+        try:
+            return self.expr(define.body)
+        finally:
+            self.scopes.pop()
+
+    def _x_comprehension(self, node):
+        """A Python comprehension.  A comprehension and those nested in it share one count of
+        iterations (interpreter/limits.py), as in interpreter/comprehensions.py: the outermost sets
+        a local of the generated function to the number of its items, each nested one adds its
+        own and is refused past MAX_ITERATIONS, all in line::
+
+            [... _s2 ... for _v in _s1] if (_c := len(_s1 := SOURCE)) >= 0 else None
+            [... for _v in _s2] if (_c := _c + len(_s2 := SOURCE)) <= MAX else iterations_exceeded()
+
+        A lone comprehension counts nothing and iterates its source directly.  ``:=`` may not stand
+        in what a comprehension iterates, so a source that holds comprehensions is computed first."""
+        compiler = self.compiler
+        if compiler.iterations is not None:
+            raise Unsupported("inside a comprehension of the closure compiler")
+        outer_count = self.count
+        nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
+        if outer_count is None and not nests and not _nests_comprehension(compiler, node.source):
+            self.in_iterable += 1
+            try:
+                source = self.iterated(node.source)
+            finally:
+                self.in_iterable -= 1
+            return self._comprehension(node, source)
+        if self.in_iterable:  # cannot happen: sources holding comprehensions are computed first
+            raise Unsupported("comprehension in what a comprehension iterates")
+        source = self.iterated(node.source)
+        items = self.fresh("s")
+        bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
+        if outer_count is None and not nests:  # a lone one whose source holds comprehensions
+            counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
+            return N.IfExp(test=counting, body=self._comprehension(node, _load(items)), orelse=_const(None))
+        count = outer_count or self.fresh("c")
+        self.count = count
+        try:
+            comprehension = self._comprehension(node, _load(items))
+        finally:
+            self.count = outer_count
+        if outer_count is None:
+            counting = N.Compare(left=N.NamedExpr(target=_store(count), value=bound), ops=[N.GtE()],
+                                 comparators=[_const(0)])
+            return N.IfExp(test=counting, body=comprehension, orelse=_const(None))
+        added = N.NamedExpr(target=_store(count), value=N.BinOp(left=_load(count), op=N.Add(), right=bound))
+        counting = N.Compare(left=added, ops=[N.LtE()], comparators=[_const(MAX_ITERATIONS)])
+        return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
+
+    def _comprehension(self, node, source):
+        var = self.fresh("v")
+        self.scopes.append(Scope({node.var: lambda: _load(var)}))
+        try:
+            filtering = (node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == node.var
+                         and self.compiler.symbols.get(node.elem, ("",))[0] == "local")
+            mask = None
+            if filtering and node.cond is not None and not self.compiler.inline:
+                mask = printed_mask(self.compiler, node.cond, node.var)
+            if mask is not None:
+                cond = _sub(self.value(mask), _load(var))
+            else:
+                cond = self.expr(node.cond) if node.cond is not None else None
+            elem = self.expr(node.elem)
+        finally:
+            self.scopes.pop()
+        func = node.func
+
+        def comp(element, condition, kind=N.ListComp):
+            gen = py.comprehension(target=_store(var), iter=source, ifs=[condition] if condition is not None else [],
+                                   is_async=0)
+            return kind(elt=element, generators=[gen])
+
+        if func == "list":
+            return comp(elem, cond)
+        if func == "sum":
+            return self.checked_int(_call(_load("sum"), [comp(elem, cond)]))
+        if func == "count":
+            test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
+            if cond is not None:
+                test = N.BoolOp(op=N.And(), values=[cond, test])
+            return _call(_load("len"), [comp(_const(0), test)])
+        if func == "any":
+            item = elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem])
+            return _call(_load("any"), [comp(item, None, N.GeneratorExp)])
+        if func == "all":
+            item = elem if cond is None else N.BoolOp(op=N.Or(), values=[N.UnaryOp(op=N.Not(), operand=cond),
+                                                                           elem])
+            return _call(_load("all"), [comp(item, None, N.GeneratorExp)])
+        if func in ("min", "max"):
+            return N.Call(func=_load(func), args=[comp(elem, cond)],
+                           keywords=[N.keyword(arg="default", value=_const(0))])
+        raise Unsupported(func)
+
+
+def argument_plan(builtin, call, types) -> list:
+    """How to compile a call's arguments, in signature order: ``("default", value)`` for a
+    parameter left out, ``("list", node)`` for one wanted as a list, else ``("value", node)``."""
+    params = builtin.params
+    variadic = bool(params) and params[-1].variadic
+    fixed = params[:-1] if variadic else params
+    kwargs = dict(call.kwargs)
+    plan = []
+    for i, param in enumerate(fixed):
+        node = call.args[i] if i < len(call.args) else kwargs.get(param.name)
+        if node is None:
+            plan.append(("default", param.default))
+        else:
+            wants_list = param.base_spec == "collection" or (param.base_spec == "items" and types.get(node) == ZONE)
+            plan.append(("list" if wants_list else "value", node))
+    if variadic:
+        for node in call.args[len(fixed):]:
+            wants_list = len(call.args) == 1 and element_type(types[node]) is not None
+            plan.append(("list" if wants_list else "value", node))
+    return plan
+
+
+def _raise_missing(missing, c, name):
+    raise missing(c, name)
+
+
+def _partial_attribute(table, c, missing, name):
+    value = table[c]
+    if value is None:
+        raise missing(c, name)
+    return value
+
+
+def _attached_zone(zone_of, c, game, holder, name):
+    zone = zone_of[c]
+    if zone is None:
+        raise RulesRuntimeError(f"{game.names[c]} is a {game.kinds[c]}; only a {holder} has a zone '{name}'")
+    return zone
+
+
+def _flattened(node, op) -> list:
+    if isinstance(node, ast.BoolOp) and node.op == op:
+        return _flattened(node.left, op) + _flattened(node.right, op)
+    return [node]

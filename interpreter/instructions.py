@@ -1,0 +1,93 @@
+"""The compiled form of procedures: the VM's instructions and the specs of decisions.
+
+A procedure is a list of instruction tuples; the first element of each is its opcode, the last its
+rule position.  Control flow is jumps, so a running game is only a stack of ``[procedure, pc,
+locals]`` frames: plain data that serializes to JSON.
+"""
+from __future__ import annotations
+
+from dsl.types import ANY
+
+from .codegen_blocks import Sources
+
+# Opcodes: the first element of every instruction tuple; the last element is its Position.
+EXEC, JUMP, JUMPF, FORINIT, FORNEXT, CHOOSE, CALL, RET = range(8)
+OPCODE_NAMES = ["EXEC", "JUMP", "JUMPF", "FORINIT", "FORNEXT", "CHOOSE", "CALL", "RET"]
+
+
+class OptionSpec:
+    """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
+
+    __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
+                 "checks", "levels", "start", "position", "decline", "public", "context")
+
+    def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
+        self.index = index
+        self.name = name
+        self.text = text
+        self.param_names = param_names
+        self.domains = domains
+        self.param_kinds = param_kinds
+        self.component_params = tuple(kind == "component" for kind in param_kinds)
+        self.checks = checks  # checks[0] before any parameter is bound, checks[i + 1] after parameter i
+        last = len(param_names) - 1
+        self.levels = tuple((name, self.component_params[i], checks[i + 1], domains[i], i == last)
+                            for i, name in enumerate(param_names))  # what binding parameter i needs
+        self.start = None
+        self.position = position
+        self.decline = False
+        self.public = False
+        self.context = ()  # (field, compiled expression, type) of the text's fields that are no parameters
+
+
+class ChoiceSpec:
+    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate")
+
+    def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
+        self.player = player
+        self.prompt = prompt
+        self.options = options
+        self.if_none = if_none
+        self.end = None
+        self.position = position
+        self.prompt_parts = prompt_parts  # (literal, compiled field or None, the field's type name)
+        self.enumerate = None  # generated enumeration of the legal actions (interpreter.codegen_actions)
+
+
+class Proc:
+    """A compiled procedure: its name, its parameters, its instructions, and which of its locals
+    may hold components: ``holding`` by their static type, ``untyped`` where the type is not known."""
+
+    def __init__(self, name, params, position):
+        self.name = name
+        self.params = params
+        self.code: list = []
+        self.position = position
+        self.holding: set = set()
+        self.untyped: set = set()
+        self.sources = Sources()  # the statements behind the instructions, for generated blocks
+        self._typed: set = set()
+
+    def declare(self, name, type_) -> None:
+        """Note a type a local (or a loop's list, under its slot) is given; a name is untyped until
+        some declaration or assignment gives it a known type."""
+        found = component_content(type_)
+        if found == "any":
+            if name not in self._typed:
+                self.untyped.add(name)
+            return
+        self._typed.add(name)
+        self.untyped.discard(name)
+        if found == "component":
+            self.holding.add(name)
+
+
+def component_content(type_) -> str | None:
+    """'component' if values of the type hold components, 'any' if they may, else None."""
+    if type_ is None or type_ == ANY:
+        return "any"
+    if type_.name == "component":
+        return "component"
+    if type_.name == "list":
+        return component_content(type_.arg or ANY)
+    return None
