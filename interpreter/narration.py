@@ -45,14 +45,7 @@ def add(state, message: str, values: dict, to=None) -> None:
     game = state.game
     used = {}
     seen = []
-    for _, name, spec, conversion in _parse(message):
-        if name is None:
-            continue
-        if name not in FIELDS:
-            raise RulesRuntimeError(f"log(): the message uses '{{{name}}}', which is no field of log()",
-                                    hint=f"the fields are {', '.join('{' + f + '}' for f in FIELDS)}")
-        if spec or conversion:
-            raise RulesRuntimeError(f"log(): the field '{{{name}}}' takes no format", hint="write {" + name + "}")
+    for name in _fields(message):
         value = values.get(name)
         if value is None:
             raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
@@ -69,7 +62,31 @@ def add(state, message: str, values: dict, to=None) -> None:
         raise RulesRuntimeError("log(): 'to' is no seat")
     state.narrative.append({"move": state.moves, "to": to, "text": message, "values": used, "seen": seen})
     if to is None:
-        state.note(render(state, state.narrative[-1], None)["text"])
+        state.note(state.narrative[-1])  # its text is rendered when the notes are read
+
+
+def _fields(message: str) -> tuple:
+    """The names of the fields a message uses, each checked (kept for a short message)."""
+    return _fields_short(message) if len(message) <= 400 else _checked_fields(message)
+
+
+@functools.lru_cache(maxsize=512)
+def _fields_short(message: str) -> tuple:
+    return _checked_fields(message)
+
+
+def _checked_fields(message: str) -> tuple:
+    names = []
+    for _, name, spec, conversion in _parse(message):
+        if name is None:
+            continue
+        if name not in FIELDS:
+            raise RulesRuntimeError(f"log(): the message uses '{{{name}}}', which is no field of log()",
+                                    hint=f"the fields are {', '.join('{' + f + '}' for f in FIELDS)}")
+        if spec or conversion:
+            raise RulesRuntimeError(f"log(): the field '{{{name}}}' takes no format", hint="write {" + name + "}")
+        names.append(name)
+    return tuple(names)
 
 
 def _parse(message: str) -> tuple:

@@ -31,7 +31,7 @@ FORMAT = 1
 
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
-                 "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "notes", "failure",
+                 "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "note_entries", "failure",
                  "chance", "narrative", "end_reason")
 
     def __init__(self, game):
@@ -51,7 +51,7 @@ class State:
         self.moves = 0
         self.legal_cache = None
         self.trigger_depth = 0
-        self.notes: list = []
+        self.note_entries: list = []  # this move's public notes: texts, or narration entries to render
         self.failure = None
         self.chance = None  # explicit chance mode only (see interpreter/chance.py)
         self.narrative: list = []  # what happened, as entries of interpreter.narration
@@ -173,8 +173,14 @@ class State:
         if triggers[src] is not None and triggers[src][2] and not self.zones[src]:
             vm.fire(self, triggers[src][2], {"owner": owner(self, src)})
 
-    def note(self, message: str) -> None:
-        self.notes.append(message)
+    def note(self, message) -> None:
+        """Note a text (or a narration entry, rendered when read) in the public notes of this move."""
+        self.note_entries.append(message)
+
+    @property
+    def notes(self) -> list:
+        """The public texts of what happened during the last move."""
+        return [n if isinstance(n, str) else narration.render(self, n, None)["text"] for n in self.note_entries]
 
     def finish(self) -> None:
         self.over = True
@@ -270,7 +276,7 @@ class State:
         frame[1] = option.start
         self.decider = None
         self.legal_cache = None
-        self.notes = []
+        self.note_entries = []
         self.moves += 1
         try:
             vm.run(self)
@@ -336,7 +342,7 @@ class State:
         new.moves = self.moves
         new.legal_cache = self.legal_cache
         new.trigger_depth = 0
-        new.notes = list(self.notes)
+        new.note_entries = list(self.note_entries)
         new.failure = self.failure
         new.chance = None if self.chance is None else self.chance.copy()
         new.narrative = self.narrative[:]
