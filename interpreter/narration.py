@@ -65,17 +65,18 @@ def add(state, message: str, values: dict, to=None) -> None:
         state.note(state.narrative[-1])  # its text is rendered when the notes are read
 
 
+def _kept_when_short(function):
+    """``function`` of a message, its result kept for short messages (a ruleset's own texts)."""
+    kept = functools.lru_cache(maxsize=512)(function)
+
+    def wrapper(message: str):
+        return kept(message) if len(message) <= 400 else function(message)
+    return wrapper
+
+
+@_kept_when_short
 def _fields(message: str) -> tuple:
-    """The names of the fields a message uses, each checked (kept for a short message)."""
-    return _fields_short(message) if len(message) <= 400 else _checked_fields(message)
-
-
-@functools.lru_cache(maxsize=512)
-def _fields_short(message: str) -> tuple:
-    return _checked_fields(message)
-
-
-def _checked_fields(message: str) -> tuple:
+    """The names of the fields a message uses, each checked."""
     names = []
     for _, name, spec, conversion in _parse(message):
         if name is None:
@@ -89,17 +90,8 @@ def _checked_fields(message: str) -> tuple:
     return tuple(names)
 
 
+@_kept_when_short
 def _parse(message: str) -> tuple:
-    """The fields of a message; the parse of a short one (a ruleset's own text) is kept."""
-    return _parse_short(message) if len(message) <= 400 else _parsed(message)
-
-
-@functools.lru_cache(maxsize=512)
-def _parse_short(message: str) -> tuple:
-    return _parsed(message)
-
-
-def _parsed(message: str) -> tuple:
     try:
         return tuple(_FORMATTER.parse(message))
     except ValueError:
