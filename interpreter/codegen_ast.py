@@ -7,7 +7,6 @@ values the generator chose (names of a fixed scheme, ``ast.Constant`` values); n
 from __future__ import annotations
 
 import ast as py
-import functools
 import types
 
 _PYOPS = {"+": py.Add, "-": py.Sub, "*": py.Mult, "//": py.FloorDiv, "%": py.Mod}
@@ -16,14 +15,22 @@ _CMPOPS = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">
 
 
 class _Located:
-    """The ``ast`` node classes, made with a location (line 1 unless a block numbers its lines),
-    so that nothing has to walk the trees to fill locations in before compiling."""
+    """The ``ast`` node classes, made with a location: the line ``N.line`` (1 unless a block is
+    numbering its statements, see interpreter/codegen_blocks.py), so that nothing has to walk the
+    trees to fill locations in before compiling."""
 
-    _where = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+    line = 1
 
     def __getattr__(self, name):
         cls = getattr(py, name)
-        made = functools.partial(cls, **self._where) if "lineno" in cls._attributes else cls
+        if "lineno" in cls._attributes:
+            located = self
+
+            def made(*args, **fields):
+                line = located.line
+                return cls(*args, lineno=line, end_lineno=line, col_offset=0, end_col_offset=0, **fields)
+        else:
+            made = cls
         self.__dict__[name] = made
         return made
 

@@ -12,7 +12,6 @@ statement's position (a table from generated lines to rule positions).
 """
 from __future__ import annotations
 
-import ast as py
 
 from .codegen_ast import E, N, S, Unsupported, _call
 
@@ -58,11 +57,14 @@ class _Builder:
         self.sources = sources
         self.positions = [None]
 
+    def next_line(self) -> None:
+        """Make the nodes generated from now on carry the line of the next statement."""
+        N.line = len(self.positions)
+
     def numbered(self, nodes, position) -> list:
+        """``nodes``, made since ``next_line``: their line stands for ``position``."""
         self.positions.append(position)
-        line = len(self.positions) - 1
-        for node in nodes:
-            _number(node, line)
+        N.line = 1
         return nodes
 
     def block(self, pc, limit):
@@ -73,10 +75,12 @@ class _Builder:
         while pc < limit:
             if pc in sources.statements:
                 outer = gen.begin()
+                self.next_line()
                 try:
                     statements = gen.statement(sources.statements[pc])
                 except Unsupported:
                     gen.abandon(outer)
+                    N.line = 1
                     break
                 body += self.numbered(gen.end(outer, statements), code[pc][-1])
                 pc += 1
@@ -110,6 +114,7 @@ class _Builder:
         if then is None or otherwise is None:
             return None
         outer = gen.begin()
+        self.next_line()
         try:
             test = gen.expr(cond)
         except Unsupported:
@@ -122,14 +127,6 @@ class _Builder:
         node.lineno = node.end_lineno = test.lineno
         node.col_offset = node.end_col_offset = 0
         return prelude + [node], end
-
-
-def _number(node, line) -> None:
-    """Give every node of ``node`` the line ``line``."""
-    for child in py.walk(node):
-        if "lineno" in child._attributes:
-            child.lineno = child.end_lineno = line
-            child.col_offset = child.end_col_offset = 0
 
 
 def where(ins, exc):

@@ -97,6 +97,13 @@ class ExpressionGen:
                 missing = self.value(game.missing_attribute)
                 if _cheap(obj):  # table[c] if table[c] is not None else error: no call on the way
                     return _checked(_sub(table, obj), _call(self.value(_raise_missing), [missing, obj, _const(name)]))
+                if not self.in_iterable:  # _a if (_a := table[(_o := c)]) is not None else error
+                    kept, found = self.fresh("o"), self.fresh("a")
+                    read = _sub(table, N.NamedExpr(target=_store(kept), value=obj))
+                    test = N.Compare(left=N.NamedExpr(target=_store(found), value=read), ops=[N.IsNot()],
+                                     comparators=[_const(None)])
+                    error = _call(self.value(_raise_missing), [missing, _load(kept), _const(name)])
+                    return N.IfExp(test=test, body=_load(found), orelse=error)
                 return _call(self.value(_partial_attribute), [table, obj, missing, _const(name)])
             return _sub(table, obj)
         if kind in ("mark", "pvar"):
@@ -223,6 +230,12 @@ class ExpressionGen:
             return _call(_load("len"), args)
         if len(args) == 1 and name == "empty":
             return N.UnaryOp(op=N.Not(), operand=args[0])
+        if len(args) == 1 and name == "top" and not self.in_iterable:  # _z[-1] if (_z := zones[_o := zone]) else error
+            kept, cards = self.fresh("o"), self.fresh("z")
+            test = N.NamedExpr(target=_store(cards),
+                               value=_sub(self.state_table("zones"), N.NamedExpr(target=_store(kept), value=args[0])))
+            return N.IfExp(test=test, body=_sub(_load(cards), _const(-1)),
+                           orelse=_call(self.value(builtin.impl), [S, _load(kept)]))
         return _call(self.value(builtin.impl), [S] + args)
 
     def arguments(self, builtin, call) -> list:
