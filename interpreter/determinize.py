@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import RulesRuntimeError
 
-from . import chance
+from . import chance, views
 from .lazy_pile import raw
 
 
@@ -28,7 +28,7 @@ def determinize(state, player: int, rng):
     fixed = _fixed_for(state, player)
     slots: dict = {}  # per component kind: the hidden places and the components in them
     for zone, cards in enumerate(new.zones):
-        if game.zone_grid[zone] is not None or game.visible_mask(new, zone) & bit:
+        if game.zone_grid[zone] is not None or _sees(game, new, zone, player, bit):
             continue
         hidden = len(cards) - 1 if game.top_mask[zone] and cards else len(cards)
         for i in range(hidden):
@@ -53,6 +53,12 @@ def determinize(state, player: int, rng):
     new.rng = rng.getrandbits(64)
     new.legal_cache = None
     return new
+
+
+def _sees(game, state, zone, player, bit) -> bool:
+    """Whether ``player`` sees the whole of ``zone`` now (``game.visible_mask`` for one seat)."""
+    mask = game.zone_mask[zone]
+    return bool(mask & bit) if mask is not None else views.zone_visible(state, zone, player)
 
 
 def _fixed_for(state, player) -> set:
