@@ -92,7 +92,10 @@ def execute(s, stack, allow_choose: bool) -> bool:
             elif op == RET:
                 done = stack.pop()
                 if stack:
-                    _store_returned(s, stack[-1], done, codes)
+                    caller = stack[-1]
+                    call = codes[caller[0]][caller[1] - 1]
+                    if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
+                        _store_returned(s, caller, done, call)
         except GameOver:
             raise
         except RulebookError as exc:
@@ -102,11 +105,9 @@ def execute(s, stack, allow_choose: bool) -> bool:
     return True
 
 
-def _store_returned(s, caller, done, codes) -> None:
-    """After a procedure called as ``let x = proc()`` returns: store its value in the caller."""
-    call = codes[caller[0]][caller[1] - 1]
-    if call[0] != CALL or call[3] is None:
-        return
+def _store_returned(s, caller, done, call) -> None:
+    """After a procedure called as ``let x = proc()`` (the instruction ``call``) returns: store its
+    value in the caller."""
     if RETURNED not in done[2]:
         raise RulesRuntimeError(f"procedure {s.game.procs[done[0]].name} ended without returning a value",
                                 call[-1], "end every way through it with 'return VALUE'")
