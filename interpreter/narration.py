@@ -102,7 +102,13 @@ def _parse(message: str) -> tuple:
 def _seen_by(state, c) -> int:
     """A bit per seat that sees component ``c`` now or knows where it is."""
     mask = state.known[c]
-    for seat in range(state.game.num_players):
+    game = state.game
+    zone = state.loc[c]
+    fixed = game.zone_mask[zone]
+    if fixed is not None and not state.over:  # who sees the zone does not depend on the state
+        cards = state.zones[zone]
+        return mask | fixed | (game.top_mask[zone] if cards[-1] == c else 0)
+    for seat in range(game.num_players):
         if not mask >> seat & 1 and component_visible(state, c, seat):
             mask |= 1 << seat
     return mask
