@@ -49,6 +49,9 @@ class CodeGen(ExpressionGen):
         self.hoisted: dict = {}  # what the function being generated reads once at its start
         self.count = None  # the local counting the iterations of the nest of comprehensions being generated
         self.in_iterable = 0  # > 0 while generating what a comprehension iterates (no ':=' allowed there)
+        self.binding = None  # id of a part of a conditional's test -> the local keeping its value
+        self.memo = None  # text of such a part -> that local, while generating the branches
+        self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
         self.env_writes: list = []  # (statements, statement) writing an option's parameter to e
         self._pending: list = []  # FunctionDefs not compiled yet
@@ -98,8 +101,8 @@ class CodeGen(ExpressionGen):
 
     def begin(self):
         """Start a new generated function (generation nests: a fallback compiles its parts)."""
-        outer = (self.scopes, self.hoisted, self.count, self.in_iterable)
-        self.scopes, self.hoisted, self.count, self.in_iterable = [], {}, None, 0
+        outer = (self.scopes, self.hoisted, self.count, self.in_iterable, self.binding, self.memo)
+        self.scopes, self.hoisted, self.count, self.in_iterable, self.binding, self.memo = [], {}, None, 0, None, None
         return outer
 
     def end(self, outer, body) -> list:
@@ -110,7 +113,7 @@ class CodeGen(ExpressionGen):
 
     def abandon(self, outer) -> None:
         """Back to the function being generated before ``begin``."""
-        self.scopes, self.hoisted, self.count, self.in_iterable = outer
+        self.scopes, self.hoisted, self.count, self.in_iterable, self.binding, self.memo = outer
 
     def hoist(self, key, read):
         """A local holding ``read``, an ast that cannot fail and that nothing changes while the

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast as py
 
 from dsl import ast
+from dsl.unparse import unparse
 from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS
 from dsl.types import INT, ZONE, element_type
@@ -17,6 +18,9 @@ from .codegen_ast import (E, N, S, Scope, Unsupported, _CMPOPS, _PYOPS, _call, _
                           _copy, _load, _store, _sub)
 from .comprehensions import _nests_comprehension, printed_mask
 from .limits import MAX_ITERATIONS, checked_value, iterations_exceeded
+
+
+_SHAREABLE = (ast.Call, ast.Attr, ast.BinOp, ast.Index)  # parts worth computing once
 
 
 class ExpressionGen:
@@ -50,10 +54,18 @@ class ExpressionGen:
 
     # ---- expressions ---------------------------------------------------------------------------
     def expr(self, node):
+        if self.memo is not None and isinstance(node, _SHAREABLE):
+            found = self.memo.get(unparse(node))
+            if found is not None:  # computed already by the test of the conditional around
+                return _load(found)
         method = getattr(self, "_x_" + type(node).__name__.lower(), None)
-        if method is None:
-            return self.fallback(node)
-        return method(node)
+        made = self.fallback(node) if method is None else method(node)
+        if self.binding is not None:
+            name = self.binding.get(id(node))
+            if name is not None:  # kept for the branches of the conditional around
+                self.bound.add(name)
+                return N.NamedExpr(target=_store(name), value=made)
+        return made
 
     def list_expr(self, node):
         if self.compiler.types.get(node) != ZONE:
@@ -213,7 +225,68 @@ class ExpressionGen:
         return self.checked_int(N.UnaryOp(op=N.USub(), operand=self.expr(node.operand)))
 
     def _x_cond(self, node):
-        return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+        """``then if test else otherwise``.  A part the test always computes and a branch computes
+        again (``[fill(h)] if fill(h) != '' else ...``) is computed once: the test keeps it in a
+        local (``:=``) that the branch reads.  Expressions have no side effects, so the value is
+        the same; inside a comprehension or a definition's body, where names may mean other
+        things, the branch computes it itself."""
+        shared = {} if self.in_iterable else self._shared_parts(node)
+        if not shared:
+            return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
+        names = {key: self.fresh("x") for key in shared}
+        outer_binding, outer_memo = self.binding, self.memo
+        self.binding = dict(outer_binding or {})
+        self.binding.update({id(part): names[key] for key, part in shared.items()})
+        try:
+            test = self.expr(node.test)
+        finally:
+            self.binding = outer_binding
+        self.memo = dict(outer_memo or {})
+        self.memo.update({key: name for key, name in names.items() if name in self.bound})
+        try:
+            return N.IfExp(test=test, body=self.expr(node.then), orelse=self.expr(node.otherwise))
+        finally:
+            self.memo = outer_memo
+
+    def _shared_parts(self, node) -> dict:
+        """The parts the test of a conditional always computes that a branch holds too, by text."""
+        candidates = {}
+        for part in self._always_computed(node.test):
+            if isinstance(part, _SHAREABLE):
+                candidates.setdefault(unparse(part), part)
+        if not candidates:
+            return {}
+        found = set()
+        stack = [node.then, node.otherwise]
+        while stack:
+            part = stack.pop()
+            if isinstance(part, _SHAREABLE):
+                key = unparse(part)
+                if key in candidates:
+                    found.add(key)
+                    continue
+            stack.extend(ast.children(part))
+        return {key: candidates[key] for key in found}
+
+    def _always_computed(self, node):
+        """``node`` and the parts of it that computing it always computes."""
+        yield node
+        if isinstance(node, (ast.Compare, ast.BinOp)):
+            parts = (node.left, node.right)
+        elif isinstance(node, (ast.Not, ast.Neg)):
+            parts = (node.operand,)
+        elif isinstance(node, ast.BoolOp):
+            parts = (node.left,)
+        elif isinstance(node, ast.Attr):
+            parts = (node.obj,)
+        elif isinstance(node, ast.Index):
+            parts = (node.obj, node.index)
+        elif isinstance(node, ast.Call) and self.compiler.symbols.get(node, ("",))[0] != "define":
+            parts = tuple(node.args) + tuple(value for _, value in node.kwargs)
+        else:
+            parts = ()
+        for part in parts:
+            yield from self._always_computed(part)
 
     def _x_call(self, node):
         compiler = self.compiler
@@ -250,10 +323,12 @@ class ExpressionGen:
         args = [self.expr(a) for a in getattr(node, "args", ())]
         names = {p: (lambda a=a: a) for p, a in zip(define.params, args)}
         self.scopes.append(Scope(names, opaque=True))
+        memo, self.memo = self.memo, None
         try:
             return self.expr(define.body)
         finally:
             self.scopes.pop()
+            self.memo = memo
 
     def _x_comprehension(self, node):
         """A Python comprehension.  A comprehension and those nested in it share one count of
@@ -301,6 +376,13 @@ class ExpressionGen:
         return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
 
     def _comprehension(self, node, source):
+        memo, self.memo = self.memo, None
+        try:
+            return self._comprehension_in_scope(node, source)
+        finally:
+            self.memo = memo
+
+    def _comprehension_in_scope(self, node, source):
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
         try:
