@@ -30,7 +30,7 @@ from dsl.types import INT
 
 _SCALARS = (int, str, bool, float, type(None))
 _PY_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "min": min, "max": max, "set": set,
-                "isinstance": isinstance, "list": list, "dict": dict}
+                "isinstance": isinstance, "list": list, "dict": dict, "map": map}
 
 __all__ = ["CodeGen", "Scope", "Unsupported", "argument_plan"]
 

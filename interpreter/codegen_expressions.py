@@ -205,7 +205,14 @@ class ExpressionGen:
     def _x_boolop(self, node):
         """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
         x`` is ``false``), which gives the same value."""
-        values = [self.expr(p) for p in _flattened(node, node.op)]
+        parts = _flattened(node, node.op)
+        outer_memo = self.memo
+        values = []
+        try:  # a part every operand computes is computed once for the operands after it (see _x_cond)
+            for i, part in enumerate(parts):
+                values.append(self._keeping(part, parts[i + 1:]))
+        finally:
+            self.memo = outer_memo
         stop = node.op == "or"  # the truth value that ends the chain
         while len(values) > 1 and isinstance(values[0], py.Constant):
             if bool(values[0].value) == stop:
@@ -230,34 +237,42 @@ class ExpressionGen:
         local (``:=``) that the branch reads.  Expressions have no side effects, so the value is
         the same; inside a comprehension or a definition's body, where names may mean other
         things, the branch computes it itself."""
-        shared = {} if self.in_iterable else self._shared_parts(node)
-        if not shared:
-            return N.IfExp(test=self.expr(node.test), body=self.expr(node.then), orelse=self.expr(node.otherwise))
-        names = {key: self.fresh("x") for key in shared}
-        outer_binding, outer_memo = self.binding, self.memo
-        self.binding = dict(outer_binding or {})
-        self.binding.update({id(part): names[key] for key, part in shared.items()})
+        outer_memo = self.memo
         try:
-            test = self.expr(node.test)
-        finally:
-            self.binding = outer_binding
-        self.memo = dict(outer_memo or {})
-        self.memo.update({key: name for key, name in names.items() if name in self.bound})
-        try:
+            test = self._keeping(node.test, [node.then, node.otherwise])
             return N.IfExp(test=test, body=self.expr(node.then), orelse=self.expr(node.otherwise))
         finally:
             self.memo = outer_memo
 
-    def _shared_parts(self, node) -> dict:
-        """The parts the test of a conditional always computes that a branch holds too, by text."""
+    def _keeping(self, node, later) -> py.expr:
+        """The code of ``node``, keeping in locals (``:=``) the parts it always computes that the
+        nodes ``later`` compute again; ``self.memo`` then maps those parts to the locals (the
+        caller restores it when the later nodes are made)."""
+        shared = {} if self.in_iterable else self._shared_parts(node, later)
+        if not shared:
+            return self.expr(node)
+        names = {key: self.fresh("x") for key in shared}
+        outer_binding = self.binding
+        self.binding = dict(outer_binding or {})
+        self.binding.update({id(part): names[key] for key, part in shared.items()})
+        try:
+            made = self.expr(node)
+        finally:
+            self.binding = outer_binding
+        self.memo = dict(self.memo or {})
+        self.memo.update({key: name for key, name in names.items() if name in self.bound})
+        return made
+
+    def _shared_parts(self, node, later) -> dict:
+        """The parts ``node`` always computes that the nodes ``later`` hold too, by text."""
         candidates = {}
-        for part in self._always_computed(node.test):
+        for part in self._always_computed(node):
             if isinstance(part, _SHAREABLE):
                 candidates.setdefault(unparse(part), part)
         if not candidates:
             return {}
         found = set()
-        stack = [node.then, node.otherwise]
+        stack = list(later)
         while stack:
             part = stack.pop()
             if isinstance(part, _SHAREABLE):
@@ -414,6 +429,11 @@ class ExpressionGen:
             if cond is not None:
                 test = N.BoolOp(op=N.And(), values=[cond, test])
             return _call(_load("len"), [comp(_const(0), test)])
+        searched = _searched(elem, var, N.Eq if func == "any" else N.NotEq) if cond is None else None
+        if searched is not None:  # any(t[x] == k for x in xs) is k in map(t.__getitem__, xs), in C
+            table, key = searched
+            lookups = _call(_load("map"), [N.Attribute(value=table, attr="__getitem__", ctx=N.Load()), source])
+            return N.Compare(left=key, ops=[N.In() if func == "any" else N.NotIn()], comparators=[lookups])
         if func == "any":
             item = elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem])
             return _call(_load("any"), [comp(item, None, N.GeneratorExp)])
@@ -471,3 +491,17 @@ def _flattened(node, op) -> list:
     if isinstance(node, ast.BoolOp) and node.op == op:
         return _flattened(node.left, op) + _flattened(node.right, op)
     return [node]
+
+
+def _searched(elem, var, op):
+    """``(t, k)`` if ``elem`` is ``t[var] OP k`` for a table ``t`` (a local or a value given to the
+    generated code) and a constant ``k``: then ``any`` (for ``==``) and ``all`` (for ``!=``) are a
+    search of ``k`` among the ``t[x]``, which stops at the same element and fails the same way."""
+    if not (isinstance(elem, py.Compare) and len(elem.ops) == 1 and isinstance(elem.ops[0], op)
+            and isinstance(elem.comparators[0], py.Constant)):
+        return None
+    left = elem.left
+    if (isinstance(left, py.Subscript) and isinstance(left.value, py.Name) and left.value.id != var
+            and isinstance(left.slice, py.Name) and left.slice.id == var):
+        return left.value, elem.comparators[0]
+    return None
