@@ -106,8 +106,8 @@ def _seen_by(state, c) -> int:
     zone = state.loc[c]
     fixed = game.zone_mask[zone]
     if fixed is not None and not state.over:  # who sees the zone does not depend on the state
-        cards = state.zones[zone]
-        return mask | fixed | (game.top_mask[zone] if cards[-1] == c else 0)
+        top = game.top_mask[zone]  # the top card is read only where it shows (a lazy pile fixes it)
+        return mask | fixed | (top if top and state.zones[zone][-1] == c else 0)
     for seat in range(game.num_players):
         if not mask >> seat & 1 and component_visible(state, c, seat):
             mask |= 1 << seat
