@@ -218,9 +218,9 @@ class Table:
         self.console.print(Text(f"number, name or text · {tail}help · undo · quit", style="dim"))
 
     def _label(self, prefix, choice) -> str:
-        """A choice's label, or the whole action's text when the choice leads to one action only
+        """A choice's label, or for an option that leads to one action only that action's text
         (``swap Wachhund for Gangster A1`` rather than ``swap … for …``)."""
-        if choice.complete:
+        if choice.complete or prefix:
             return choice.label
         prefix += (choice.value,)
         while True:
