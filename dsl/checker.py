@@ -87,7 +87,7 @@ class Scope:
 
 
 def suggest(name: str, candidates) -> str | None:
-    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(c for c in candidates if isinstance(c, str)), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 

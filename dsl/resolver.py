@@ -118,6 +118,11 @@ class Resolver(Declarations, Statements, Decisions):
     def _procedure_headers(self):
         for key in (self.data.get("procedures") or {}):
             name, params = split_signature(key)
+            if name is None:
+                self.error(CheckError(f"'{key}' is no procedure name",
+                                      hint="name a procedure with letters, digits and _, e.g. 'refill' or "
+                                           "'score_line(line)'"), ("procedures", key))
+                continue
             if self.effects.get(name) or self.functions.get(name):
                 self.error(CheckError(f"'{name}' is a built-in; choose another name for the procedure"),
                            ("procedures", key))
