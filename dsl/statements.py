@@ -68,7 +68,7 @@ class Statements:
         if node is None:
             return None
         if not (isinstance(node, ast.Compare) and node.op == "in" and isinstance(node.left, ast.Name)):
-            self.error(CheckError(f"'{key}' takes 'name in collection'", hint="e.g. 'c in street'"), path + (key,))
+            self.error(CheckError(f"'{key}' takes 'name in collection'", hint="e.g. 'c in hand'"), path + (key,))
             return None
         try:
             elem = self.checker.collection(node.right, scope, f"what '{key}' walks through")

@@ -219,7 +219,7 @@ class Table:
 
     def _label(self, prefix, choice) -> str:
         """A choice's label, or for an option that leads to one action only that action's text
-        (``swap Wachhund for Gangster A1`` rather than ``swap … for …``)."""
+        (``swap card 3 for card 7`` rather than ``swap … for …``)."""
         if choice.complete or prefix:
             return choice.label
         prefix += (choice.value,)

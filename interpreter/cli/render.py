@@ -54,7 +54,7 @@ def render_view(view: dict, game, menu: bool = True, terse: bool = False) -> Gro
     """A rich renderable of ``view``; ``game`` supplies the default marks of each component kind.
     ``menu=False`` leaves out the numbered actions and the outcome (the caller shows them) and
     makes the board compact: empty zones left out, zones kept per component shown after that
-    component (``Gangster A1 [items: Waffe +1]``).  ``terse=True`` (for a board taller than the
+    component (``pawn 3 [cargo: crate 1]``).  ``terse=True`` (for a board taller than the
     screen) shows those zones by their size only and long shared face-up piles by their last cards."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
     zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]) if terse else view["zones"],
