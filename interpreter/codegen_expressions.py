@@ -1,7 +1,8 @@
-"""Generated code for expressions: names, attributes, operators, calls and comprehensions.
+"""Generated code for expressions: names, attributes, operators, conditionals and calls.
 
 :class:`ExpressionGen` is the part of :class:`interpreter.codegen.CodeGen` that turns one checked
-expression into a Python ``ast`` expression.  An expression it cannot generate raises
+expression into a Python ``ast`` expression (comprehensions are made by the mixin of
+:mod:`interpreter.codegen_comprehensions`).  An expression it cannot generate raises
 :class:`~interpreter.codegen_ast.Unsupported` or is handed to the closure compiler (``fallback``).
 """
 from __future__ import annotations
@@ -16,14 +17,14 @@ from dsl.types import INT, ZONE, element_type
 
 from .codegen_ast import (E, N, S, Scope, Unsupported, _CMPOPS, _PYOPS, _call, _cheap, _checked, _const,
                           _copy, _load, _store, _sub)
-from .comprehensions import _nests_comprehension, printed_mask
-from .limits import MAX_ITERATIONS, checked_value, iterations_exceeded
+from .codegen_comprehensions import ComprehensionGen
+from .limits import checked_value
 
 
 _SHAREABLE = (ast.Call, ast.Attr, ast.BinOp, ast.Index)  # parts worth computing once
 
 
-class ExpressionGen:
+class ExpressionGen(ComprehensionGen):
     """Expression generation, mixed into ``CodeGen`` (which provides ``value``, ``state_table``,
     ``checked_int``, ``checked_list``, ``scopes``, ``count`` and ``in_iterable``)."""
 
@@ -345,108 +346,6 @@ class ExpressionGen:
             self.scopes.pop()
             self.memo = memo
 
-    def _x_comprehension(self, node):
-        """A Python comprehension.  A comprehension and those nested in it share one count of
-        iterations (interpreter/limits.py), as in interpreter/comprehensions.py: the outermost sets
-        a local of the generated function to the number of its items, each nested one adds its
-        own and is refused past MAX_ITERATIONS, all in line::
-
-            [... _s2 ... for _v in _s1] if (_c := len(_s1 := SOURCE)) >= 0 else None
-            [... for _v in _s2] if (_c := _c + len(_s2 := SOURCE)) <= MAX else iterations_exceeded()
-
-        A lone comprehension counts nothing and iterates its source directly.  ``:=`` may not stand
-        in what a comprehension iterates, so a source that holds comprehensions is computed first."""
-        compiler = self.compiler
-        if compiler.iterations is not None:
-            raise Unsupported("inside a comprehension of the closure compiler")
-        outer_count = self.count
-        nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
-        if outer_count is None and not nests and not _nests_comprehension(compiler, node.source):
-            self.in_iterable += 1
-            try:
-                source = self.iterated(node.source)
-            finally:
-                self.in_iterable -= 1
-            return self._comprehension(node, source)
-        if self.in_iterable:  # cannot happen: sources holding comprehensions are computed first
-            raise Unsupported("comprehension in what a comprehension iterates")
-        source = self.iterated(node.source)
-        items = self.fresh("s")
-        bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
-        if outer_count is None and not nests:  # a lone one whose source holds comprehensions
-            counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
-            return N.IfExp(test=counting, body=self._comprehension(node, _load(items)), orelse=_const(None))
-        count = outer_count or self.fresh("c")
-        self.count = count
-        try:
-            comprehension = self._comprehension(node, _load(items))
-        finally:
-            self.count = outer_count
-        if outer_count is None:
-            counting = N.Compare(left=N.NamedExpr(target=_store(count), value=bound), ops=[N.GtE()],
-                                 comparators=[_const(0)])
-            return N.IfExp(test=counting, body=comprehension, orelse=_const(None))
-        added = N.NamedExpr(target=_store(count), value=N.BinOp(left=_load(count), op=N.Add(), right=bound))
-        counting = N.Compare(left=added, ops=[N.LtE()], comparators=[_const(MAX_ITERATIONS)])
-        return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
-
-    def _comprehension(self, node, source):
-        memo, self.memo = self.memo, None
-        try:
-            return self._comprehension_in_scope(node, source)
-        finally:
-            self.memo = memo
-
-    def _comprehension_in_scope(self, node, source):
-        var = self.fresh("v")
-        self.scopes.append(Scope({node.var: lambda: _load(var)}))
-        try:
-            filtering = (node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == node.var
-                         and self.compiler.symbols.get(node.elem, ("",))[0] == "local")
-            mask = None
-            if filtering and node.cond is not None and not self.compiler.inline:
-                mask = printed_mask(self.compiler, node.cond, node.var)
-            if mask is not None:
-                cond = _sub(self.value(mask), _load(var))
-            else:
-                cond = self.expr(node.cond) if node.cond is not None else None
-            elem = self.expr(node.elem)
-        finally:
-            self.scopes.pop()
-        func = node.func
-
-        def comp(element, condition, kind=N.ListComp):
-            gen = py.comprehension(target=_store(var), iter=source, ifs=[condition] if condition is not None else [],
-                                   is_async=0)
-            return kind(elt=element, generators=[gen])
-
-        if func == "list":
-            return comp(elem, cond)
-        if func == "sum":
-            return self.checked_int(_call(_load("sum"), [comp(elem, cond)]))
-        if func == "count":
-            test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
-            if cond is not None:
-                test = N.BoolOp(op=N.And(), values=[cond, test])
-            return _call(_load("len"), [comp(_const(0), test)])
-        searched = _searched(elem, var, N.Eq if func == "any" else N.NotEq) if cond is None else None
-        if searched is not None:  # any(t[x] == k for x in xs) is k in map(t.__getitem__, xs), in C
-            table, key = searched
-            lookups = _call(_load("map"), [N.Attribute(value=table, attr="__getitem__", ctx=N.Load()), source])
-            return N.Compare(left=key, ops=[N.In() if func == "any" else N.NotIn()], comparators=[lookups])
-        if func == "any":
-            item = elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem])
-            return _call(_load("any"), [comp(item, None, N.GeneratorExp)])
-        if func == "all":
-            item = elem if cond is None else N.BoolOp(op=N.Or(), values=[N.UnaryOp(op=N.Not(), operand=cond),
-                                                                           elem])
-            return _call(_load("all"), [comp(item, None, N.GeneratorExp)])
-        if func in ("min", "max"):
-            return N.Call(func=_load(func), args=[comp(elem, cond)],
-                           keywords=[N.keyword(arg="default", value=_const(0))])
-        raise Unsupported(func)
-
-
 def argument_plan(builtin, call, types) -> list:
     """How to compile a call's arguments, in signature order: ``("default", value)`` for a
     parameter left out, ``("list", node)`` for one wanted as a list, else ``("value", node)``."""
@@ -491,17 +390,3 @@ def _flattened(node, op) -> list:
     if isinstance(node, ast.BoolOp) and node.op == op:
         return _flattened(node.left, op) + _flattened(node.right, op)
     return [node]
-
-
-def _searched(elem, var, op):
-    """``(t, k)`` if ``elem`` is ``t[var] OP k`` for a table ``t`` (a local or a value given to the
-    generated code) and a constant ``k``: then ``any`` (for ``==``) and ``all`` (for ``!=``) are a
-    search of ``k`` among the ``t[x]``, which stops at the same element and fails the same way."""
-    if not (isinstance(elem, py.Compare) and len(elem.ops) == 1 and isinstance(elem.ops[0], op)
-            and isinstance(elem.comparators[0], py.Constant)):
-        return None
-    left = elem.left
-    if (isinstance(left, py.Subscript) and isinstance(left.value, py.Name) and left.value.id != var
-            and isinstance(left.slice, py.Name) and left.slice.id == var):
-        return left.value, elem.comparators[0]
-    return None
