@@ -56,3 +56,22 @@ def shown_ids(page) -> set:
 
 def visible_ids(state, seat) -> set:
     return {c for c in range(state.game.num_components) if component_visible(state, c, seat)}
+
+
+def seat_page(server, context, table, seat=0):
+    """A new page at ``table``'s link for ``seat``."""
+    page = context().new_page()
+    page.goto(server.url + table["seats"][seat]["link"])
+    return page
+
+
+def play_by_clicks(page, rng, most, before=None) -> str:
+    """Make at most ``most`` choices by clicks (``before(page)`` runs ahead of each), stopping when
+    the game is over; returns ``wait_ready``'s last answer."""
+    for _ in range(most):
+        if wait_ready(page) == "over":
+            return "over"
+        if before is not None:
+            before(page)
+        play_one_choice(page, rng)
+    return wait_ready(page)

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from .conftest import screenshot
-from .helpers import (click_and_wait, create_table, live_table, play_one_choice, shown_ids, visible_ids,
+from .helpers import (click_and_wait, create_table, live_table, play_by_clicks, seat_page, shown_ids, visible_ids,
                       wait_ready)
 
 
@@ -30,14 +30,8 @@ def test_lobby_creates_a_table(web_server, context):
 
 def test_la_famiglia_to_the_end_by_clicks(web_server, context):
     table = create_table(web_server, "la-famiglia", ["human", "random"])
-    page = context().new_page()
-    page.goto(web_server.url + table["seats"][0]["link"])
-    rng = random.Random(5)
-    for _ in range(600):
-        if wait_ready(page) == "over":
-            break
-        play_one_choice(page, rng)
-    assert wait_ready(page) == "over"
+    page = seat_page(web_server, context, table)
+    assert play_by_clicks(page, random.Random(5), 600) == "over"
     result = page.locator("#result")
     assert result.is_visible()
     assert "win" in result.inner_text().lower()
@@ -106,14 +100,8 @@ def test_gangster_two_people_and_a_bot(web_server, context):
                                        ("mafiadollar", ["human", "random", "random", "random"])])
 def test_every_game_is_drawn(web_server, context, key, seats):
     table = create_table(web_server, key, seats, players=len(seats))
-    page = context().new_page()
-    page.goto(web_server.url + table["seats"][0]["link"])
-    rng = random.Random(3)
-    for _ in range(6):
-        if wait_ready(page) == "over":
-            break
-        play_one_choice(page, rng)
-    wait_ready(page)
+    page = seat_page(web_server, context, table)
+    play_by_clicks(page, random.Random(3), 6)
     live = live_table(web_server, table["id"])
     shown = shown_ids(page)
     assert shown and shown <= visible_ids(live.state, 0)

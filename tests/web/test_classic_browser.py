@@ -5,20 +5,17 @@ from __future__ import annotations
 import random
 
 from .conftest import screenshot
-from .helpers import create_table, live_table, play_one_choice, wait_ready
+from .helpers import create_table, live_table, play_by_clicks, seat_page
 
 
 def test_tic_tac_toe_to_the_end_by_clicks(web_server, context):
     table = create_table(web_server, "classic/tic-tac-toe", ["human", "random"])
-    page = context().new_page()
-    page.goto(web_server.url + table["seats"][0]["link"])
-    rng = random.Random(2)
-    for _ in range(9):
-        if wait_ready(page) == "over":
-            break
-        assert page.locator(".board-area .target").count() >= 1  # the free cells
-        play_one_choice(page, rng)
-    assert wait_ready(page) == "over"
+    page = seat_page(web_server, context, table)
+
+    def free_cells_are_targets(page):
+        assert page.locator(".board-area .target").count() >= 1
+
+    assert play_by_clicks(page, random.Random(2), 9, before=free_cells_are_targets) == "over"
     state = live_table(web_server, table["id"]).state
     heading = page.locator("#result h2").inner_text()
     winners = state.winners()
