@@ -6,7 +6,7 @@
 
 Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
 default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
-e.g. ``"street_size=7 open_hands=true"``), ``seed`` (the seeds of new games are drawn from it;
+e.g. ``"num_cards=6 points_order=random"``), ``seed`` (the seeds of new games are drawn from it;
 -1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``margin``: a
 seat's score minus the best score of the others; ``win``: 1 for the winner, 0 for each of several
 seats sharing a win, -1 for the others).

@@ -124,7 +124,7 @@ def welch_test(xs, ys) -> float:
         return 1.0 if mean(xs) == mean(ys) else 0.0
     t = (mean(xs) - mean(ys)) / math.sqrt(vx + vy)
     df = (vx + vy) ** 2 / (vx * vx / (len(xs) - 1) + vy * vy / (len(ys) - 1))
-    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+    return t_two_sided_p(t, df)
 
 
 def histogram(values, bins: int = 10, width: int = 40) -> list:
@@ -211,7 +211,3 @@ def mcnemar_exact(xs, ys) -> dict:
             "p": binomial_two_sided_p(gained, gained + lost), "gained": gained, "lost": lost,
             "effect_size": (gained + 0.5) / (lost + 0.5)}
 
-
-def cohen_h(p1: float, p2: float) -> float:
-    """Cohen's h, the effect size of a change between two proportions."""
-    return 2 * math.asin(math.sqrt(p2)) - 2 * math.asin(math.sqrt(p1))

@@ -47,8 +47,8 @@ def plan(settings: list) -> tuple:
         else:
             swept[name] = values
     if not swept:
-        raise ParameterError("nothing to sweep", hint="give a parameter several values: --set street_size=4..8 "
-                                                      "or --set street_size=4,6,8")
+        raise ParameterError("nothing to sweep", hint="give a parameter several values: --set NAME=4..8 "
+                                                      "or --set NAME=4,6,8")
     if len(swept) > 2:
         raise ParameterError(f"a sweep varies one or two parameters, not {len(swept)}",
                              hint="fix the others with --set NAME=VALUE")
