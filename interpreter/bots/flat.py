@@ -17,8 +17,6 @@ from __future__ import annotations
 import random
 
 from .base import Bot, register_bot
-from .greedy import lead
-from .mcts import outcome
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
 
@@ -49,20 +47,32 @@ class FlatBot(Bot):
 
             def judge(after):
                 _playout(after, random.Random(playout_seed), depth, self.seat)
-                margin = lead(after, self.seat)
-                return _value(after, self.seat, seats, shared) + TIE_BREAK * margin / (1 + abs(margin))
+                value, margin = _judged(after, self.seat, seats, shared)
+                return value + TIE_BREAK * margin / (1 + abs(margin))
             return judge
 
         return self.best_by_samples(state, samples, make_judge)
 
 
-def _value(state, seat: int, seats: int, shared: float) -> float:
-    """A finished game is worth its outcome; a cut-off one is still open, so it is worth halfway
-    between the outcome the evaluation's leaders would get (tied leaders splitting evenly) and the
-    fair share: losing outright is worse than being behind, winning outright better than leading."""
+def _judged(state, seat: int, seats: int, shared: float) -> tuple:
+    """``(value, margin)`` of a playout's end for ``seat``, from one reading of the winners or the
+    evaluations.  A finished game is worth its outcome (a win shared by k seats ``shared / k``); a
+    cut-off one is still open, so it is worth halfway between the outcome the evaluation's leaders
+    would get (tied leaders splitting evenly) and the fair share: losing outright is worse than
+    being behind, winning outright better than leading.  The margin is that of
+    :func:`interpreter.bots.greedy.lead`: how far the seat is ahead of the best other seat."""
     if state.is_terminal():
-        return outcome(state, seats, shared)[seat]
-    return 0.5 * outcome(state, seats, 1.0)[seat] + 0.5 / seats
+        winners = state.winners()
+        won = seat in winners
+        margin = 0.0 if won and len(winners) > 1 else (1e9 if won else -1e9)
+        return ((1.0 if len(winners) == 1 else shared / len(winners)) if won else 0.0), margin
+    values = [state.evaluate(p) for p in range(seats)]
+    others = [v for p, v in enumerate(values) if p != seat]
+    margin = values[seat] - (max(others) if others else 0)
+    best = max(values)
+    leaders = sum(1 for v in values if v == best)
+    share = (1.0 if leaders == 1 else 1.0 / leaders) if values[seat] == best else 0.0
+    return 0.5 * share + 0.5 / seats, margin
 
 
 def _playout(state, rng, depth: int, seat: int) -> None:
