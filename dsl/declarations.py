@@ -15,7 +15,7 @@ from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, t
 
 VISIBILITIES = ("all", "owner", "none", "count", "top")
 MAX_COUNT = 10_000  # components of one row of a table
-STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads
+STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads lie in [-2^63, 2^63)
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
 
 
@@ -285,7 +285,7 @@ def _static_eval(node, params):
             raise CheckError(f"'{node.op}' computes with whole numbers here", node.pos,
                              "a visibility or a name is written as it is, e.g. 'owner'")
         value = a + b if node.op == "+" else a - b if node.op == "-" else a * b
-        if not -STATIC_LIMIT <= value <= STATIC_LIMIT:
+        if not -STATIC_LIMIT <= value < STATIC_LIMIT:
             raise CheckError("the value of this expression lies beyond ±2^63", node.pos,
                              "a count or size of a ruleset is a much smaller number")
         return value
