@@ -40,29 +40,39 @@ def mute(state) -> None:
 
 def add(state, message: str, values: dict, to=None) -> None:
     """Log ``message`` with its field values (None: unused) for everyone, or for seat ``to``."""
-    if type(state.narrative) is tuple:  # muted
+    narrative = state.narrative
+    if type(narrative) is tuple:  # muted
         return
-    game = state.game
+    names = _CHECKED.get(message)
+    if names is None:
+        names = _fields(message)
+        if len(_CHECKED) >= 512:
+            _CHECKED.clear()
+        _CHECKED[message] = names
     used = {}
     seen = []
-    for name in _fields(message):
+    for name in names:
         value = values.get(name)
         if value is None:
             raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
                                     hint=f"add {name}=… to the call")
         used[name] = value
-    if "component" in used:
-        items = used["component"]
+    items = used.get("component")
+    if items is not None:
         items = list(items) if isinstance(items, list) else [items]
-        if any(c is None for c in items):
+        if None in items:
             raise RulesRuntimeError("log(): the component is none")
         used["component"] = items
         seen = [_seen_by(state, c) for c in items]
-    if to is not None and not 0 <= to < game.num_players:
+    if to is not None and not 0 <= to < state.game.num_players:
         raise RulesRuntimeError("log(): 'to' is no seat")
-    state.narrative.append({"move": state.moves, "to": to, "text": message, "values": used, "seen": seen})
+    entry = {"move": state.moves, "to": to, "text": message, "values": used, "seen": seen}
+    narrative.append(entry)
     if to is None:
-        state.note(state.narrative[-1])  # its text is rendered when the notes are read
+        state.note_entries.append(entry)  # its text is rendered when the notes are read
+
+
+_CHECKED: dict = {}  # message -> the names of its fields, checked (a ruleset's own few texts)
 
 
 def _kept_when_short(function):
