@@ -29,12 +29,17 @@ class _Inference:
         self.rs = ruleset
         self.num_components = num_components
         self._locals = None
+        self._local_ranges: dict = {}  # local name -> its inferred range (UNKNOWN while being inferred)
         self.bound: dict = {}  # comprehension variables in scope -> the range of their source
 
     def locals(self) -> dict:
-        """Every value bound to each local name anywhere in the rules (None: changed in place)."""
+        """Every value bound to each local name anywhere in the rules (None: changed in place, or
+        bound by a parameter or a trigger, whose values are not inferred; a loop's variable: the
+        elements of its source).  Names are not scoped: the same name in two procedures shares one range, the union of both."""
         if self._locals is None:
             found: dict = {}
+            for name, source in _names_bound_otherwise(self.rs):
+                found.setdefault(name, []).append(None if source is None else _Elements(source))
             for node in _statement_nodes(self.rs):
                 if isinstance(node, ast.Let):
                     found.setdefault(node.name, []).append(node.value)
@@ -103,11 +108,26 @@ class _Inference:
             define = self.rs.defines.get(what)
             return self.of(define.body, depth) if define is not None and not define.params else UNKNOWN
         if kind == "local":
-            values = self.locals().get(what)
-            if not values or None in values:
-                return UNKNOWN
-            return _union(*[self.of(v, depth) for v in values])
+            return self._local(what, depth)
         return UNKNOWN
+
+    def _local(self, name, depth) -> tuple:
+        """The union of the ranges of every value bound to ``name``.  Each name is inferred once; a
+        name met again while its own range is being inferred (``k = k + 1``) is unbounded."""
+        if name in self._local_ranges:
+            return self._local_ranges[name]
+        values = self.locals().get(name)
+        if not values or None in values:
+            return UNKNOWN
+        self._local_ranges[name] = UNKNOWN
+        outer, self.bound = self.bound, {}  # a bound value does not see the comprehensions around its use
+        try:
+            found = _union(*[self.elements(v.source, depth) if isinstance(v, _Elements) else self.of(v, depth)
+                             for v in values])
+        finally:
+            self.bound = outer
+        self._local_ranges[name] = found
+        return found
 
     def _attribute(self, node) -> tuple:
         kind, what = self.rs.symbols.get(node, ("", None))
@@ -209,6 +229,36 @@ def statements(rs):
         elif isinstance(stmt, ir.Choose):
             for option in stmt.options:
                 stack += option.body
+        elif isinstance(stmt, ir.CallProc) and stmt.then is not None:
+            stack.append(stmt.then)  # let x = proc(): the statement storing the value returned
+
+
+class _Elements:
+    """A local bound by a loop: it takes the elements of ``source``."""
+
+    def __init__(self, source):
+        self.source = source
+
+
+def _names_bound_otherwise(rs):
+    """``(name, source)`` of the locals bound other than by ``let`` or ``=``: loop variables (with
+    the list they run over), procedure and option parameters and the names a trigger binds (with
+    None: their values are not inferred)."""
+    from . import ir
+
+    for proc in rs.procedures.values():
+        for name in proc.params:
+            yield name, None
+    if rs.triggers:
+        yield "component", None
+        yield "owner", None
+    for stmt in statements(rs):
+        if isinstance(stmt, (ir.For, ir.Simultaneous)):
+            yield stmt.var, stmt.source
+        elif isinstance(stmt, ir.Choose):
+            for option in stmt.options:
+                for name, _ in option.params:
+                    yield name, None
 
 
 def _statement_nodes(rs):

@@ -81,3 +81,74 @@ def test_int_parameter_range_is_inferred_from_bounded_values():
     famiglia = load_game("la-famiglia").action_space()
     brutale = next(o for o in famiglia.options if o[1] == "play_brutale")
     assert brutale[2][2] == ("int", 1, 4)  # by: range(1, min(card.rank, ...) + 1), ranks 0..4
+
+
+LOOP_VARIABLE = """\
+game:
+  name: Loop variable ranges
+  players: {min: 2, max: 2, default: 2}
+vars:
+  total: 0
+flow:
+  - let k = 0
+  - total = k
+  - for: k in range(3, 6)
+    do:
+      - choose:
+          prompt: "pick"
+          options:
+            take:
+              params: {n: "range(k, k + 1)"}
+              effects: [total += n]
+scoring:
+  score: total
+"""
+
+
+def test_a_loop_variable_ranges_over_its_source_even_when_a_let_shares_its_name(tmp_path):
+    """`k` is bound by `let k = 0` and by the loop over range(3, 6): `take n` is numbered 0 .. 5,
+    not 0 .. 0 (which made `take 3` an action without an id)."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(LOOP_VARIABLE, encoding="utf-8")
+    game = load_game(path)
+    take = next(o for o in game.action_space().options if o[1] == "take")
+    assert take[2] == [("int", 0, 5)]
+    state = game.new_initial_state(seed=1)
+    taken = []
+    while not state.is_terminal():
+        (action,) = state.legal_actions()
+        assert state.action_from_id(state.action_id(action)) == action
+        taken.append(str(action))
+        state.apply_action(action)
+    assert taken == ["take 3", "take 4", "take 5"]
+
+COUNTER = """\
+game:
+  name: Range bomb
+  players: {min: 2, max: 2, default: 2}
+vars:
+  total: 0
+flow:
+  - let k = 0
+  - k = k + 1
+  - k = k * 2
+  - k = k - 1
+  - choose:
+      prompt: "pick"
+      options:
+        take:
+          params: {n: "range(0, k + 2)"}
+          effects: [total += n]
+scoring:
+  score: total
+"""
+
+
+def test_a_counter_that_feeds_on_itself_has_no_range_and_is_found_quickly(tmp_path):
+    """`k = k + 1`, `k = k * 2`, `k = k - 1`: each binding of `k` refers to `k` again; inferring it
+    once per name keeps the work linear (it was exponential in the number of bindings)."""
+    path = tmp_path / "counter.yaml"
+    path.write_text(COUNTER, encoding="utf-8")
+    game = load_game(path)
+    with pytest.raises(Exception, match="'n' of option 'take' has no known range"):
+        game.num_distinct_actions()
