@@ -58,6 +58,13 @@ class CodeGen(ExpressionGen):
         self._stubs: list = []  # the functions handed out, by number
         self.namespace["_flush"] = self.flush
 
+    def __getstate__(self):
+        """Kept on disk (interpreter/load_cache.py) without the ids of the values handed out: an id
+        means nothing in another process."""
+        state = dict(self.__dict__)
+        state["_values"] = {}
+        return state
+
     # ---- plumbing --------------------------------------------------------------------------------
     def fresh(self, prefix: str) -> str:
         self._counter += 1

@@ -21,6 +21,7 @@ from . import chance, views, vm
 from .chance import ChanceRecord
 from .compiler import Compiler, component_content
 from .effects import GameOver
+from .load_cache import Store
 from .saved_state import state_from_data
 from .state import State
 
@@ -75,14 +76,25 @@ def find_base(name: str, folder: Path):
     return named_ruleset(name)
 
 
-def load_game(name_or_path, params=None, players=None, text=None) -> "Game":
+def load_game(name_or_path, params=None, players=None, text=None, cache: bool = True) -> "Game":
     """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path; with
-    ``text``, that text as the file at the path)."""
+    ``text``, that text as the file at the path).  A game loaded from a file is kept in the user's
+    cache folder and read from there the next time (:mod:`interpreter.load_cache`; ``cache=False``
+    or ``RULEBOOK_NO_CACHE=1`` turn that off)."""
     path = find_ruleset(name_or_path) if text is None else Path(name_or_path)
     _check_arguments(params, players)
+    store = Store.open(path, params, players, cache) if text is None else None
+    if store is not None:
+        game = store.get(find_base)
+        if game is not None:
+            return game
     try:
-        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find_base, text=text)
-        return Game(ruleset, path)
+        find = find_base if store is None else store.recording(find_base)
+        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find, text=text)
+        game = Game(ruleset, path)
+        if store is not None:
+            store.put(game)
+        return game
     except CheckError as exc:  # what only the laid-out components show (see Game._zone_conditions)
         raise ErrorList([exc]) from None
     except RecursionError:  # a last guard: every stage bounds nesting well below Python's limit

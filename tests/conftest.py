@@ -33,6 +33,9 @@ import pytest
 import yaml
 
 TESTS = Path(__file__).resolve().parent
+# The suite never writes to the user's cache of compiled games (tests/test_load_cache.py turns it on
+# in folders of its own); RULEBOOK_NO_CACHE=0 runs the whole suite through the cache.
+os.environ.setdefault("RULEBOOK_NO_CACHE", "1")
 ROOT = TESTS.parent
 if str(ROOT) not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
@@ -87,7 +90,7 @@ ON_PYPY = platform.python_implementation() == "PyPy"
 
 CORE_TESTS = {
     "test_language.py", "test_errors.py", "test_scenarios.py", "test_cli.py", "test_explain.py",
-    "test_stats.py", "test_replay_changed_rules.py", "test_python39.py",
+    "test_stats.py", "test_replay_changed_rules.py", "test_python39.py", "test_load_cache.py",
 }
 
 

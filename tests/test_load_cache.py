@@ -1,0 +1,207 @@
+"""The on-disk cache of compiled games (interpreter/load_cache.py).
+
+Every test here uses a cache folder of its own under ``tmp_path`` (``XDG_CACHE_HOME``); the rest of
+the suite runs with ``RULEBOOK_NO_CACHE=1`` (tests/conftest.py) and never writes to the user's cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import BROKEN, MINIMAL, ROOT
+from interpreter import ErrorList, RulebookError, load_game
+from interpreter import load_cache
+
+FOUR = ["la-famiglia", "gangster", "mafiadollar", "pferderennen-mafia"]
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """A fresh, empty cache home for this test, the cache turned on."""
+    home = tmp_path / "cache-home"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    return home
+
+
+def entries(home) -> list:
+    return sorted((home / "rulebook").glob("*.game"))
+
+
+def digest(game, seeds=(1, 2), decisions=150) -> str:
+    """A SHA-256 of seeded random playouts: the legal action texts and the state after each action."""
+    h = hashlib.sha256()
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        for _ in range(decisions):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            h.update(json.dumps([str(a) for a in actions]).encode())
+            state.apply_action(actions[rng.randrange(len(actions))])
+            h.update(json.dumps(state.to_json(), sort_keys=True).encode())
+    return h.hexdigest()
+
+
+CHILD = textwrap.dedent("""
+    import hashlib, json, random, sys
+    sys.path.insert(0, {root!r})
+    from interpreter import load_cache, load_game
+    hits = []
+    get = load_cache.Store.get
+    def counted(self, find):
+        game = get(self, find)
+        hits.append(game is not None)
+        return game
+    load_cache.Store.get = counted
+    def main():
+        print(json.dumps({{"digests": [digest(load_game(n)) for n in {names!r}], "hits": hits}}))
+""")
+
+
+def run_child(names) -> dict:
+    code = CHILD.format(root=str(ROOT), names=names) + inspect.getsource(digest) + "main()\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ),
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_cached_game_plays_like_a_freshly_compiled_one(cache_home):
+    cold = run_child(FOUR)  # a fresh process: compiles and writes the entries
+    assert cold["hits"] == [False] * 4 and len(entries(cache_home)) == 4
+    warm = run_child(FOUR)  # another fresh process: reads them
+    assert warm["hits"] == [True] * 4
+    uncached = [digest(load_game(name, cache=False)) for name in FOUR]
+    assert cold["digests"] == uncached
+    assert warm["digests"] == uncached
+
+
+def test_parameters_and_player_counts_have_entries_of_their_own(cache_home):
+    small = load_game(MINIMAL, params={"hand_size": 1})
+    large = load_game(MINIMAL, params={"hand_size": 3}, players=3)
+    assert len(entries(cache_home)) == 2
+    assert load_game(MINIMAL, params={"hand_size": 1}).params["hand_size"] == small.params["hand_size"] == 1
+    again = load_game(MINIMAL, params={"hand_size": 3}, players=3)
+    assert (again.params["hand_size"], again.num_players) == (large.params["hand_size"], large.num_players)
+    assert digest(again) == digest(load_game(MINIMAL, params={"hand_size": 3}, players=3, cache=False))
+
+
+def test_editing_the_ruleset_or_the_ruleset_it_extends_misses_the_cache(cache_home, tmp_path):
+    base = tmp_path / "base.yaml"
+    base.write_text(MINIMAL.read_text(encoding="utf-8"), encoding="utf-8")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: base.yaml\nparams:\n  hand_size: {default: 3}\n", encoding="utf-8")
+    assert load_game(variant).params["hand_size"] == 3
+    assert load_game(variant).name == "Minimal"
+    assert len(entries(cache_home)) == 1
+    variant.write_text("extends: base.yaml\nparams:\n  hand_size: {default: 4}\n", encoding="utf-8")
+    assert load_game(variant).params["hand_size"] == 4
+    base.write_text(base.read_text(encoding="utf-8").replace("name: Minimal", "name: Smaller"), encoding="utf-8")
+    assert load_game(variant).name == "Smaller"
+    assert load_game(base).name == "Smaller"
+    (tmp_path / "moved").mkdir()  # the same text elsewhere: 'extends: base.yaml' finds another file
+    shutil.copy(variant, tmp_path / "moved" / "variant.yaml")
+    (tmp_path / "moved" / "base.yaml").write_text(MINIMAL.read_text(encoding="utf-8"), encoding="utf-8")
+    assert load_game(tmp_path / "moved" / "variant.yaml").name == "Minimal"
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "foreign"])
+def test_a_damaged_entry_is_ignored_and_rewritten(cache_home, damage):
+    expected = digest(load_game(MINIMAL))
+    [entry] = entries(cache_home)
+    data = entry.read_bytes()
+    if damage == "truncated":
+        entry.write_bytes(data[:len(data) // 2])
+    elif damage == "flipped":
+        entry.write_bytes(data[:-10] + bytes([data[-10] ^ 1]) + data[-9:])
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    else:  # a well-formed entry whose payload is no game of this engine
+        payload = b"\x80\x04K\x01."
+        entry.write_bytes(load_cache.FORMAT + hashlib.sha256(payload).digest() + payload)
+    assert digest(load_game(MINIMAL)) == expected
+    assert entry.read_bytes() == data or len(entry.read_bytes()) > len(data) // 2  # written again
+    assert digest(load_game(MINIMAL)) == expected
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="the cache needs POSIX owners and modes")
+@pytest.mark.parametrize("unsafe", ["world-writable", "group-writable", "symlink", "file"])
+def test_an_unsafe_cache_folder_is_refused(cache_home, tmp_path, unsafe):
+    folder = cache_home / "rulebook"
+    cache_home.mkdir()
+    if unsafe == "symlink":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        folder.symlink_to(tmp_path / "elsewhere")
+    elif unsafe == "file":
+        folder.write_text("not a folder")
+    else:
+        folder.mkdir()
+        folder.chmod(0o777 if unsafe == "world-writable" else 0o770)
+    load_cache._warned.clear()
+    with pytest.warns(RuntimeWarning, match="does not use the cache folder"):
+        game = load_game(MINIMAL)
+    assert game.name == "Minimal"
+    assert not list(tmp_path.rglob("*.game"))
+
+
+def test_the_folder_is_private(cache_home):
+    load_game(MINIMAL)
+    assert (cache_home / "rulebook").stat().st_mode & 0o777 == 0o700
+    assert all(e.stat().st_mode & 0o077 == 0 for e in entries(cache_home))
+
+
+def test_turned_off_by_the_environment_or_the_argument(cache_home, monkeypatch):
+    load_game(MINIMAL, cache=False)
+    monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
+    load_game(MINIMAL)
+    assert not (cache_home / "rulebook").exists()
+    load_game(MINIMAL, text=MINIMAL.read_text(encoding="utf-8"))  # an editor's buffer is never kept
+    monkeypatch.delenv("RULEBOOK_NO_CACHE")
+    load_game(MINIMAL, text=MINIMAL.read_text(encoding="utf-8"))
+    assert entries(cache_home) == []
+
+
+def _error_text(load) -> str:
+    with pytest.raises(RulebookError) as info:
+        load()
+    return str(info.value)
+
+
+def test_a_ruleset_with_errors_fails_the_same_way_and_is_not_kept(cache_home):
+    broken = BROKEN / "assign-parameter.yaml"
+    first = _error_text(lambda: load_game(broken))
+    assert _error_text(lambda: load_game(broken)) == first
+    assert _error_text(lambda: load_game(broken, cache=False)) == first
+    assert entries(cache_home) == []
+    with pytest.raises(ErrorList):
+        load_game(MINIMAL, params={"hand_size": 99})
+    assert entries(cache_home) == []
+
+
+def test_runtime_errors_name_the_same_rule_from_a_cached_game(cache_home):
+    path = BROKEN / "division-by-zero.yaml"
+    uncached = _error_text(lambda: load_game(path, cache=False).new_initial_state(0))
+    load_game(path)
+    assert len(entries(cache_home)) == 1
+    cached = _error_text(lambda: load_game(path).new_initial_state(0))
+    assert cached == uncached and ":26:5" in cached.replace(", line ", ":")
+
+
+def test_the_oldest_entries_go_past_the_size_limit(tmp_path):
+    for number in range(5):
+        entry = tmp_path / f"{number}.game"
+        entry.write_bytes(b"x" * 100)
+        os.utime(entry, (1000 + number, 1000 + number))
+    load_cache.prune(tmp_path, limit=250)
+    assert sorted(p.name for p in tmp_path.glob("*.game")) == ["3.game", "4.game"]
