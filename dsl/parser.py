@@ -1,13 +1,17 @@
 """Stage 3: parse expression and statement strings into the syntax tree of :mod:`dsl.ast`."""
 from __future__ import annotations
 
+import hashlib
+import io
+import sys
 from functools import lru_cache
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
-from . import ast
+from . import ast, cache
 from .errors import ExpressionSyntaxError, Position
 
 _GRAMMAR = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
@@ -24,10 +28,30 @@ _TOKEN_WORDS = {
 }
 
 
+_OPTIONS = {"start": ["start_expr", "start_stmt"], "parser": "lalr", "propagate_positions": True,
+            "maybe_placeholders": True}
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(_GRAMMAR, start=["start_expr", "start_stmt"], parser="lalr",
-                propagate_positions=True, maybe_placeholders=True)
+    """The parser of the grammar; building it takes a while, so it is kept in the user's cache folder
+    (:mod:`dsl.cache`) and read from there by the next process."""
+    folder = cache.cache_folder()
+    if folder is None:
+        return Lark(_GRAMMAR, **_OPTIONS)
+    key = hashlib.sha256(f"{_GRAMMAR}{sorted(_OPTIONS.items())}{lark.__version__}{sys.version}".encode())
+    entry = folder / f"grammar-{key.hexdigest()[:32]}.lark"
+    payload = cache.read(entry)
+    if payload is not None:
+        try:
+            return Lark.load(io.BytesIO(payload))
+        except Exception:  # noqa: BLE001 — a damaged or foreign entry: build it again
+            pass
+    parser = Lark(_GRAMMAR, **_OPTIONS)
+    buffer = io.BytesIO()
+    parser.save(buffer)
+    cache.write(entry, buffer.getvalue())
+    return parser
 
 
 class _ToAst(Transformer):

@@ -1,30 +1,24 @@
-"""An on-disk cache of compiled games, so that loading a ruleset a second time skips the pipeline.
+"""Loaded games kept in the user's private cache folder (:mod:`dsl.cache`), so that loading a
+ruleset again skips the pipeline.
 
-Where: ``$XDG_CACHE_HOME/rulebook`` (else ``~/.cache/rulebook``), a folder created with mode 0700.
-A folder that is a symbolic link, is not owned by the user or is writable by the group or others is
-not used (the game loads without the cache, and a warning says why).
-
-What: one file per (ruleset file, parameters, player count), ``<key>.game``, holding the loaded
+One file per (ruleset file, parameters, player count), ``<key>.game``, holds the loaded
 :class:`interpreter.game.Game` — the checked rules and the compiled code: the generated functions as
 marshaled code objects, the closures of the compiler with the contents of their cells, the tables,
 the positions of every rule (runtime errors name the same file, line and column).  The key is a
 SHA-256 over the engine (the source of ``dsl/`` and ``interpreter/``'s modules, the grammar, the
 schemas, the versions of Python, lark and PyYAML), the ruleset file's path and content, the
 parameters and the player count; the entry also lists every other file read (the chain of
-``extends:``) with how its name was resolved and the SHA-256 of its content, and is used only while
-each still resolves to the same file with the same content.
+``extends:``) with the file its name resolved to and the SHA-256 of its content, and is used only
+while each still resolves to the same file with the same content.
 
-Safety: the entries are read with ``pickle`` and ``marshal``, which can run code.  That is acceptable
+Safety: entries are read with ``pickle`` and ``marshal``, which can run code.  That is acceptable
 only because the cache folder is the user's own, private (0700, checked on every use) and written
-by this module alone; nothing compiled is ever read from anywhere else, and ruleset text is never
+by rulebook alone; nothing compiled is ever read from anywhere else, and ruleset text is never
 compiled as code (the generated code comes from ``ast`` nodes, see :mod:`interpreter.codegen`).
-Each entry carries a SHA-256 of its payload: a truncated, corrupt or foreign entry is ignored (and
-rewritten), never an error.  Only games that loaded are kept: a ruleset with errors is checked
-again every time and fails the same way.  Writes are atomic (a temporary file, then
-``os.replace``); past :data:`MAX_BYTES` the least recently used entries are removed.
+A truncated, damaged or foreign entry is a miss (and is rewritten), never an error.  Only games
+that loaded are kept: a ruleset with errors is checked again every time and fails the same way.
 
-Off: ``RULEBOOK_NO_CACHE=1`` in the environment, or ``load_game(..., cache=False)``.  Clear it by
-deleting the folder (``rm -rf ~/.cache/rulebook``).
+Off: ``RULEBOOK_NO_CACHE=1``, or ``load_game(..., cache=False)`` (games only).
 """
 from __future__ import annotations
 
@@ -35,65 +29,26 @@ import json
 import marshal
 import os
 import pickle
-import stat
 import sys
-import tempfile
 import types
-import warnings
 from pathlib import Path
 
 import lark
 import yaml
 
-FORMAT = b"rulebook-game-cache 1\n"
-MAX_BYTES = 64 * 1024 * 1024  # past this, the least recently used entries go
+from dsl import cache
+
 _ENGINE = Path(__file__).resolve().parent.parent
 _ENGINE_FILES = ("dsl/*.py", "dsl/*.lark", "interpreter/*.py", "schemas/*.json")
 _SCALARS = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset, type, types.ModuleType)
 _fingerprint = None
-_warned: set = set()
-
-
-def cache_off() -> bool:
-    """Whether the environment turns the cache off (``RULEBOOK_NO_CACHE`` set, and not ``0``)."""
-    return os.environ.get("RULEBOOK_NO_CACHE", "") not in ("", "0")
-
-
-def cache_folder():
-    """The private cache folder (created if missing), or None when it cannot be used safely."""
-    if not hasattr(os, "getuid"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "rulebook"
-    try:
-        if not folder.exists():
-            os.makedirs(folder.parent, mode=0o700, exist_ok=True)
-            os.mkdir(folder, 0o700)
-        info = os.lstat(folder)
-    except OSError as exc:
-        return _refuse(folder, f"it cannot be created or read ({exc.strerror or exc})")
-    if not stat.S_ISDIR(info.st_mode):
-        return _refuse(folder, "it is not a folder (a symbolic link or a file)")
-    if info.st_uid != os.getuid():
-        return _refuse(folder, "it belongs to another user")
-    if info.st_mode & 0o022:
-        return _refuse(folder, "others may write in it (chmod 700 it)")
-    return folder
-
-
-def _refuse(folder, why):
-    if str(folder) not in _warned:
-        _warned.add(str(folder))
-        warnings.warn(f"rulebook does not use the cache folder {folder}: {why}; games load without it",
-                      RuntimeWarning, stacklevel=5)
-    return None
 
 
 def engine_fingerprint() -> bytes:
     """A SHA-256 of what makes a compiled game: the engine's source and the Python that runs it."""
     global _fingerprint
     if _fingerprint is None:
-        digest = hashlib.sha256(FORMAT)
+        digest = hashlib.sha256(cache.FORMAT)
         digest.update(f"{sys.implementation.name} {sys.version} lark {lark.__version__} "
                       f"PyYAML {yaml.__version__}".encode())
         for pattern in _ENGINE_FILES:
@@ -104,13 +59,8 @@ def engine_fingerprint() -> bytes:
     return _fingerprint
 
 
-def _file_digest(path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
 class Store:
-    """The cache entries of one load: the key, the files the load read, the entry file."""
+    """The cache entry of one load: its file, and the files the load read besides the ruleset."""
 
     def __init__(self, folder: Path, path, params, players):
         try:
@@ -119,17 +69,14 @@ class Store:
             raise OSError("no key") from None
         digest = hashlib.sha256(engine_fingerprint())
         digest.update(arguments.encode())
-        digest.update(_file_digest(path).encode())
+        digest.update(cache.file_digest(path).encode())
         self.entry = folder / f"{digest.hexdigest()}.game"
-        self.folder = folder
         self.bases: list = []  # (name, folder, file found, SHA-256 of its content) per extends
 
     @classmethod
-    def open(cls, path, params, players, cache: bool = True):
+    def open(cls, path, params, players, use: bool = True):
         """The store for loading ``path``, or None when the cache is off or cannot be used."""
-        if not cache or cache_off():
-            return None
-        folder = cache_folder()
+        folder = cache.cache_folder() if use else None
         if folder is None:
             return None
         try:
@@ -142,68 +89,31 @@ class Store:
         def find_and_note(name, folder):
             found = find(name, folder)
             if found is not None:
-                self.bases.append((name, str(folder), str(found), _file_digest(found)))
+                self.bases.append((name, str(folder), str(found), cache.file_digest(found)))
             return found
         return find_and_note
 
     def get(self, find):
         """The game kept for this key, or None (no entry, a changed base, an unreadable entry)."""
-        try:
-            with open(self.entry, "rb") as f:
-                data = f.read()
-        except OSError:
-            return None
-        head = len(FORMAT)
-        if data[:head] != FORMAT or hashlib.sha256(data[head + 32:]).digest() != data[head:head + 32]:
+        payload = cache.read(self.entry)
+        if payload is None:
             return None
         try:
-            bases, game = _loads(data[head + 32:])
+            bases, game = _loads(payload)
             for name, folder, found, digest in bases:
-                if str(find(name, Path(folder))) != found or _file_digest(found) != digest:
+                if str(find(name, Path(folder))) != found or cache.file_digest(found) != digest:
                     return None
-            os.utime(self.entry)
         except Exception:  # noqa: BLE001 — an entry of another engine or a damaged one is a miss
             return None
         return game
 
     def put(self, game) -> None:
-        """Keep ``game``; a failure to write only means no entry."""
+        """Keep ``game``; a game the pickler cannot write is simply not kept."""
         try:
             payload = _dumps((self.bases, game))
-        except Exception:  # noqa: BLE001 — a game the pickler cannot write is simply not kept
+        except Exception:  # noqa: BLE001
             return
-        try:
-            fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".game")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(FORMAT + hashlib.sha256(payload).digest() + payload)
-                os.replace(temporary, self.entry)
-            except BaseException:
-                os.unlink(temporary)
-                raise
-            prune(self.folder)
-        except OSError:
-            return
-
-
-def prune(folder: Path, limit: int = MAX_BYTES) -> None:
-    """Remove the least recently used entries while the entries take more than ``limit`` bytes."""
-    entries = []
-    for path in folder.glob("*.game"):
-        try:
-            info = path.stat()
-        except OSError:
-            continue
-        entries.append((info.st_mtime, info.st_size, path))
-    total = sum(size for _, size, _ in entries)
-    for _, size, path in sorted(entries, key=lambda e: (e[0], str(e[2]))):
-        if total <= limit:
-            break
-        try:
-            path.unlink()
-        except OSError:
-            pass
-        total -= size
+        cache.write(self.entry, payload)
 
 
 # ---- pickling compiled code -----------------------------------------------------------------------

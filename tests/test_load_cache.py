@@ -1,4 +1,4 @@
-"""The on-disk cache of compiled games (interpreter/load_cache.py).
+"""The on-disk cache of compiled games (interpreter/load_cache.py, dsl/cache.py).
 
 Every test here uses a cache folder of its own under ``tmp_path`` (``XDG_CACHE_HOME``); the rest of
 the suite runs with ``RULEBOOK_NO_CACHE=1`` (tests/conftest.py) and never writes to the user's cache.
@@ -19,6 +19,10 @@ import pytest
 
 from conftest import BROKEN, MINIMAL, ROOT
 from interpreter import ErrorList, RulebookError, load_game
+from dsl import cache
+from dsl import parser as parser_module
+from dsl.errors import Position
+from dsl.parser import parse_expression, parse_statement
 from interpreter import load_cache
 
 FOUR = ["la-famiglia", "gangster", "mafiadollar", "pferderennen-mafia"]
@@ -129,9 +133,9 @@ def test_a_damaged_entry_is_ignored_and_rewritten(cache_home, damage):
         entry.write_bytes(b"")
     else:  # a well-formed entry whose payload is no game of this engine
         payload = b"\x80\x04K\x01."
-        entry.write_bytes(load_cache.FORMAT + hashlib.sha256(payload).digest() + payload)
+        entry.write_bytes(cache.FORMAT + hashlib.sha256(payload).digest() + payload)
     assert digest(load_game(MINIMAL)) == expected
-    assert entry.read_bytes() == data or len(entry.read_bytes()) > len(data) // 2  # written again
+    assert cache.read(entry) is not None  # written again
     assert digest(load_game(MINIMAL)) == expected
 
 
@@ -148,7 +152,7 @@ def test_an_unsafe_cache_folder_is_refused(cache_home, tmp_path, unsafe):
     else:
         folder.mkdir()
         folder.chmod(0o777 if unsafe == "world-writable" else 0o770)
-    load_cache._warned.clear()
+    cache._warned.clear()
     with pytest.warns(RuntimeWarning, match="does not use the cache folder"):
         game = load_game(MINIMAL)
     assert game.name == "Minimal"
@@ -161,14 +165,13 @@ def test_the_folder_is_private(cache_home):
     assert all(e.stat().st_mode & 0o077 == 0 for e in entries(cache_home))
 
 
-def test_turned_off_by_the_environment_or_the_argument(cache_home, monkeypatch):
-    load_game(MINIMAL, cache=False)
+def test_turned_off_by_the_environment_or_the_argument(cache_home, monkeypatch, fresh_parser):
     monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
     load_game(MINIMAL)
-    assert not (cache_home / "rulebook").exists()
-    load_game(MINIMAL, text=MINIMAL.read_text(encoding="utf-8"))  # an editor's buffer is never kept
+    assert not cache_home.exists()  # neither games nor the grammar
     monkeypatch.delenv("RULEBOOK_NO_CACHE")
-    load_game(MINIMAL, text=MINIMAL.read_text(encoding="utf-8"))
+    load_game(MINIMAL, cache=False)  # no game is kept
+    load_game(MINIMAL, text=MINIMAL.read_text(encoding="utf-8"))  # nor an editor's buffer
     assert entries(cache_home) == []
 
 
@@ -203,5 +206,39 @@ def test_the_oldest_entries_go_past_the_size_limit(tmp_path):
         entry = tmp_path / f"{number}.game"
         entry.write_bytes(b"x" * 100)
         os.utime(entry, (1000 + number, 1000 + number))
-    load_cache.prune(tmp_path, limit=250)
+    cache.prune(tmp_path, limit=250)
     assert sorted(p.name for p in tmp_path.glob("*.game")) == ["3.game", "4.game"]
+
+
+PARSED = ["a + b * 2 // c", "[card for card in active.hand if card.value >= 2 and not card.played]",
+          "max(x.value for x in table) if size(table) > 0 else -1", "f(a, b=1)[0].name"]
+STATEMENTS = ["active.score += card.value", "let x = top(pile)", "draw(pile, active.hand, 2)"]
+WRONG = ["a +", "f(,)", "1 2", "x ="]
+
+
+def _parses():
+    base = Position("rules.yaml", 3, 7)
+    texts = [repr(parse_expression(t, base)) for t in PARSED] + [repr(parse_statement(t, base)) for t in STATEMENTS]
+    for text in WRONG:
+        with pytest.raises(RulebookError) as info:
+            parse_expression(text, base)
+        texts.append(str(info.value))
+    return texts
+
+
+@pytest.fixture
+def fresh_parser():
+    parser_module._parser.cache_clear()
+    yield
+    parser_module._parser.cache_clear()
+
+
+def test_the_grammar_read_from_the_cache_parses_the_same(cache_home, fresh_parser):
+    built = _parses()
+    [entry] = (cache_home / "rulebook").glob("grammar-*.lark")
+    parser_module._parser.cache_clear()
+    assert _parses() == built  # read from the cache folder
+    entry.write_bytes(entry.read_bytes()[:100])  # damaged: built and written again
+    parser_module._parser.cache_clear()
+    assert _parses() == built
+    assert cache.read(entry) is not None
