@@ -1,21 +1,30 @@
 #!/usr/bin/env python3
-"""Time to load rulesets: in fresh processes that have imported the package (cold), and again in
-the same process (warm).
+"""Time to load rulesets in fresh processes that have imported the package: cold, warm and uncached.
 
-    python benchmarks/load_time.py                 # the four rulesets of rulesets/, 5 processes
+    python benchmarks/load_time.py                 # the four rulesets of rulesets/, 5 processes each
     python benchmarks/load_time.py --runs 9 la-famiglia
 
-Each run starts a new interpreter, imports ``interpreter``, then times loading every ruleset once
-(cold: YAML, schema, parse, check, compile) and once more (warm: the same work again in a process
-whose modules and caches are warm).  Prints the median of the runs, in seconds, wall clock.
+Each run starts new interpreters that import ``interpreter`` and then time loading every ruleset
+once (the import is not counted):
+
+- cold: with an empty cache folder (``XDG_CACHE_HOME`` a new temporary folder): the whole pipeline
+  (YAML, schema, parse, check, compile) plus writing the cache entries;
+- warm: another fresh process with the folder the cold one filled (interpreter/load_cache.py);
+- uncached: ``RULEBOOK_NO_CACHE=1``, the pipeline alone.
+
+Prints the median of the runs of each, wall clock and CPU time (``time.process_time``, which a busy
+machine disturbs less), in seconds, and the commands that measured them.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,15 +34,21 @@ import json, sys, time
 sys.path.insert(0, {root!r})
 from interpreter import load_game
 names = {names!r}
-t = time.perf_counter()
+wall, cpu = time.perf_counter(), time.process_time()
 for name in names:
     load_game(name)
-cold = time.perf_counter() - t
-t = time.perf_counter()
-for name in names:
-    load_game(name)
-print(json.dumps({{"cold": cold, "warm": time.perf_counter() - t}}))
+print(json.dumps({{"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}}))
 """
+MODES = ("cold", "warm", "uncached")
+
+
+def measure(code: str, cache_home: str, mode: str) -> dict:
+    env = dict(os.environ, XDG_CACHE_HOME=cache_home)
+    env.pop("RULEBOOK_NO_CACHE", None)
+    if mode == "uncached":
+        env["RULEBOOK_NO_CACHE"] = "1"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return json.loads(done.stdout)
 
 
 def main(argv=None) -> int:
@@ -42,13 +57,23 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
     code = CHILD.format(root=str(ROOT), names=args.rulesets)
-    runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                      check=True).stdout) for _ in range(args.runs)]
-    cold = statistics.median(r["cold"] for r in runs)
-    warm = statistics.median(r["warm"] for r in runs)
-    print(json.dumps({"rulesets": args.rulesets, "runs": args.runs, "python": sys.version.split()[0],
-                      "implementation": sys.implementation.name, "cold_s": round(cold, 3),
-                      "warm_s": round(warm, 3)}))
+    results = {mode: [] for mode in MODES}
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory(prefix="rulebook-load-time-") as home:
+            for mode in MODES:
+                results[mode].append(measure(code, home, mode))
+    python = shlex.quote(sys.executable)
+    print(f"# each run, in a new empty folder HOME: cold, then warm, then uncached\n"
+          f"#   cold, warm: XDG_CACHE_HOME=HOME {python} -c \"$CODE\"\n"
+          f"#   uncached:   RULEBOOK_NO_CACHE=1 {python} -c \"$CODE\"\n"
+          "# CODE:")
+    print("\n".join("#   " + line for line in code.strip().splitlines()))
+    summary = {"rulesets": args.rulesets, "runs": args.runs, "python": sys.version.split()[0],
+               "implementation": sys.implementation.name}
+    for mode in MODES:
+        summary[f"{mode}_wall_s"] = round(statistics.median(r["wall"] for r in results[mode]), 3)
+        summary[f"{mode}_cpu_s"] = round(statistics.median(r["cpu"] for r in results[mode]), 3)
+    print(json.dumps(summary))
     return 0
 
 
