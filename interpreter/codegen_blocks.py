@@ -13,9 +13,12 @@ statement's position (a table from generated lines to rule positions).
 from __future__ import annotations
 
 
-from .codegen_ast import E, N, S, Unsupported, _call
+from dsl.errors import RulesRuntimeError
+
+from .codegen_ast import E, N, S, Unsupported, _call, _const, _load, _store, _sub_store
 
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
+WORK = "_work"  # a block's count of loop rounds; the block returns it (the VM counts it as steps)
 
 
 class Sources:
@@ -25,10 +28,13 @@ class Sources:
     def __init__(self):
         self.statements: dict = {}  # pc -> ast statement node
         self.ifs: dict = {}  # pc of the JUMPF -> (condition node, pc of the JUMP over 'else' or None)
+        self.loops: dict = {}  # pc of a for loop's FORINIT -> its variable
 
 
-def fuse(gen, code, sources, opcodes) -> None:
-    """Replace the first instruction of every run that can be generated as one block."""
+def fuse(gen, code, sources, opcodes, max_steps) -> None:
+    """Replace the first instruction of every run that can be generated as one block.  A ``for``
+    loop whose body can be generated becomes a Python loop inside the block; its rounds count as
+    steps of the VM (at most ``max_steps`` in one block, then the error of a runaway loop)."""
     exec_op, jump, jumpf = opcodes
     leaders = {0}
     for pc, ins in enumerate(code):
@@ -38,10 +44,13 @@ def fuse(gen, code, sources, opcodes) -> None:
             leaders.add(pc + 1)
     blocks = {}
     for start in sorted(leaders):
-        if start < len(code) and (start in sources.statements or start in sources.ifs):
-            builder = _Builder(gen, code, sources)
+        if start < len(code) and (start in sources.statements or start in sources.ifs or start in sources.loops):
+            builder = _Builder(gen, code, sources, max_steps)
             block = builder.block(start, len(code))
             if block is not None and (block[1] - start > 1 or start in sources.ifs):
+                if builder.counts:
+                    block = ([N.Assign(targets=[_store(WORK)], value=_const(0))] + block[0]
+                             + [N.Return(value=_load(WORK))], block[1])
                 blocks[start] = (block, builder.positions)
     for start, ((body, end), positions) in blocks.items():
         code[start] = (EXECN, gen.function(["s", "e"], body), positions, end, code[start][-1])
@@ -51,11 +60,13 @@ class _Builder:
     """Builds the statements of one block; ``positions[line]`` is the rule position of the
     statement generated at that line."""
 
-    def __init__(self, gen, code, sources):
+    def __init__(self, gen, code, sources, max_steps):
         self.gen = gen
         self.code = code
         self.sources = sources
+        self.max_steps = max_steps
         self.positions = [None]
+        self.counts = False  # whether the block has a loop (and so counts its rounds)
 
     def next_line(self) -> None:
         """Make the nodes generated from now on carry the line of the next statement."""
@@ -84,8 +95,8 @@ class _Builder:
                     break
                 body += self.numbered(gen.end(outer, statements), code[pc][-1])
                 pc += 1
-            elif pc in sources.ifs:
-                made = self.if_block(pc, limit)
+            elif pc in sources.ifs or pc in sources.loops:
+                made = self.if_block(pc, limit) if pc in sources.ifs else self.loop_block(pc, limit)
                 if made is None:
                     break
                 body += made[0]
@@ -127,6 +138,43 @@ class _Builder:
         node.lineno = node.end_lineno = test.lineno
         node.col_offset = node.end_col_offset = 0
         return prelude + [node], end
+
+
+    def loop_block(self, pc, limit):
+        """``for x in xs`` (FORINIT at ``pc``, FORNEXT, the body, a JUMP back) as a Python loop over
+        a copy of the list, as the VM's loop: ``_work += len(items)``, past the budget the error
+        of a runaway loop, then ``for _v in items: e['x'] = _v; body``."""
+        gen, code = self.gen, self.code
+        init = code[pc]
+        end = code[pc + 1][3]
+        if end > limit:
+            return None
+        body = self.whole(pc + 2, end - 1)
+        if body is None:
+            return None
+        self.counts = True
+        self.next_line()
+        items = _load(gen.fresh("i"))
+        work = N.BinOp(left=_load(WORK), op=N.Add(), right=_call(_load("len"), [items]))
+        runaway = N.If(test=N.Compare(left=_load(WORK), ops=[N.Gt()], comparators=[_const(self.max_steps)]),
+                       body=[N.Expr(value=_call(gen.value(runaway_loop), [_const(self.max_steps)]))], orelse=[])
+        header = [N.Assign(targets=[_store(items.id)], value=_call(_load("list"), [_call(gen.value(init[1]), [S, E])])),
+                  N.Assign(targets=[_store(WORK)], value=work), runaway]
+        self.numbered(header, init[-1])
+        variable = _load(gen.fresh("v"))
+        var = self.sources.loops[pc]
+        bind = [] if var is None else [N.Assign(targets=[_sub_store(E, _const(var))], value=variable)]
+        loop = N.For(target=_store(variable.id), iter=items, body=bind + body or [N.Pass()], orelse=[],
+                     type_comment=None)
+        loop.lineno = loop.end_lineno = header[0].lineno
+        loop.col_offset = loop.end_col_offset = 0
+        return header + [loop], end
+
+
+def runaway_loop(max_steps):
+    """Raise the error of a loop in a generated block going past the VM's budget of steps."""
+    raise RulesRuntimeError(f"the rules ran {max_steps} steps without asking anyone for a decision",
+                            hint="a loop here runs over too many items: iterate over fewer, or nest fewer loops")
 
 
 def where(ins, exc):

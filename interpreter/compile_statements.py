@@ -19,7 +19,7 @@ from .codegen_blocks import fuse
 from .comprehensions import all_of
 from .instructions import (CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET, ChoiceSpec, OptionSpec,
                            Proc)
-from .limits import checked_repeat, checked_value
+from .limits import MAX_STEPS, checked_repeat, checked_value
 
 
 def _conjuncts(node) -> list:
@@ -69,7 +69,7 @@ class StatementCompiler:
             self.block(proc.code, body, [])
             proc.code.append((RET, proc.position))
             if self.codegen is not None:
-                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF))
+                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF), MAX_STEPS)
         finally:
             self.proc = outer
 
@@ -217,6 +217,7 @@ class StatementCompiler:
         self.proc.declare(slot, elem)
         if var is not None:
             self.proc.declare(var, elem)
+        self.proc.sources.loops[len(code)] = var
         code.append((FORINIT, source, slot, stmt.position))
         top = len(code)
         code.append(None)

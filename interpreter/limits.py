@@ -6,7 +6,9 @@ goes past one gets a located runtime error that names the limit, whatever engine
 - whole numbers lie within ±2^63 (from -2^63 to 2^63 - 1);
 - a list holds at most ``MAX_ITEMS`` items and a text at most ``MAX_TEXT`` characters;
 - one statement runs at most ``MAX_ITERATIONS`` comprehension iterations, nested ones included;
-- a ``repeat`` count is at most ``MAX_REPEAT`` (and the loop counts, it builds no list).
+- a ``repeat`` count is at most ``MAX_REPEAT`` (and the loop counts, it builds no list);
+- the rules take at most ``MAX_STEPS`` steps between two decisions (interpreter/vm.py; a round of
+  a loop run inside a generated block counts as one step).
 
 The checks sit where values grow (arithmetic, list concatenation, comprehensions, stores and loop
 counts), each a comparison or two, so they cost little.
@@ -21,6 +23,7 @@ MAX_ITEMS = 100_000
 MAX_TEXT = 100_000
 MAX_ITERATIONS = 1_000_000
 MAX_REPEAT = 1_000_000
+MAX_STEPS = 200_000
 
 _ADVICE = "docs/language.md, Bounded execution"
 

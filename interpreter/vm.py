@@ -14,8 +14,7 @@ from .actions import legal_actions_at
 from .codegen_blocks import EXECN, where
 from .instructions import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
-
-MAX_STEPS = 200_000
+from .limits import MAX_STEPS
 MAX_TRIGGER_DEPTH = 50
 MAX_CALL_DEPTH = 200
 
@@ -54,9 +53,11 @@ def execute(s, stack, allow_choose: bool) -> bool:
         if steps > MAX_STEPS:
             raise _runaway(procs, stack)
         try:
-            if op == EXECN:  # a generated block of statements
+            if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
                 frame[1] = ins[3]
-                ins[1](s, frame[2])
+                rounds = ins[1](s, frame[2])
+                if rounds:
+                    steps += rounds
             elif op == EXEC:
                 frame[1] = pc + 1
                 ins[1](s, frame[2])
