@@ -242,7 +242,7 @@ class Game:
         mask = self.zone_mask[zone]
         if mask is not None:
             return mask
-        return sum(1 << p for p in range(self.num_players) if views.zone_visible(s, zone, p))
+        return views.zone_mask(s, zone)
 
     def zone_owner_now(self, s, zone):
         """The seat a zone belongs to now: per-player zones are fixed; a per-component zone belongs

@@ -36,6 +36,33 @@ def component_visible(state, c: int, viewer) -> bool:
     return host is None or component_visible(state, host, viewer)
 
 
+def zone_mask(state, zone: int) -> int:
+    """A bit per seat for which ``zone_visible(state, zone, seat)`` holds, worked out at once."""
+    game = state.game
+    visibility = game.zone_visibility[zone]
+    if visibility == "all" or (state.over and game.zone_family[zone] in game.ruleset.reveal):
+        mask = game.all_seats
+    elif visibility == "owner":
+        owner = game.zone_owner_now(state, zone)
+        mask = 0 if owner is None else 1 << owner
+    else:
+        return 0
+    host = game.zone_host[zone]
+    return mask if host is None or not mask else mask & component_mask(state, host)
+
+
+def component_mask(state, c: int) -> int:
+    """A bit per seat for which ``component_visible(state, c, seat)`` holds."""
+    zone = state.loc[c]
+    mask = zone_mask(state, zone)
+    game = state.game
+    cards = state.zones[zone]
+    if game.zone_visibility[zone] == "top" and cards and cards[-1] == c:
+        host = game.zone_host[zone]
+        mask |= game.all_seats if host is None else component_mask(state, host)
+    return mask
+
+
 def describe(state, c: int) -> dict:
     game = state.game
     out = {"id": c, "name": game.names[c], "kind": game.kinds[c]}

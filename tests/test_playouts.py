@@ -33,6 +33,7 @@ import pytest
 
 from conftest import RULESETS, TEST_GAMES, VARIANTS, player_counts
 from interpreter import IllegalActionError, RulebookError, load_game
+from interpreter import views
 
 SCALE = float(os.environ.get("RULEBOOK_PLAYOUTS", "1"))
 DECISIONS_PER_RULESET = int(600 * SCALE)
@@ -340,6 +341,19 @@ def check_views(state, turn=0):
     viewers = list(range(state.game.num_players)) + [None]
     for i, viewer in enumerate(viewers):
         check_view(state, viewer, zones_too=i == turn % len(viewers))
+    check_masks(state)
+
+
+def check_masks(state):
+    """The seat masks that moves and shuffles use (``views.zone_mask``, ``component_mask``) say for
+    every seat what ``zone_visible`` and ``component_visible`` say."""
+    seats = range(state.game.num_players)
+    for zone in range(len(state.zones)):
+        mask = views.zone_mask(state, zone)
+        assert [mask >> p & 1 == 1 for p in seats] == [views.zone_visible(state, zone, p) for p in seats], zone
+    for c in range(state.game.num_components):
+        mask = views.component_mask(state, c)
+        assert [mask >> p & 1 == 1 for p in seats] == [views.component_visible(state, c, p) for p in seats], c
 
 
 def check_final(state):
