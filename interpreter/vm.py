@@ -40,69 +40,78 @@ def _located(exc: Exception, ins) -> RulebookError:
 
 
 def execute(s, stack, allow_choose: bool) -> bool:
-    """Run ``stack`` until it is empty (True) or reaches a decision (False)."""
+    """Run ``stack`` until it is empty (True) or reaches a decision (False).  The running frame's
+    pc, code and locals are kept in Python locals; the pc goes back into the frame where someone
+    may read it: at a decision, a call, a return and an error."""
     procs = s.game.procs
     codes = s.game.codes
     steps = 0
     while stack:
         frame = stack[-1]
+        code = codes[frame[0]]
+        env = frame[2]
         pc = frame[1]
-        ins = codes[frame[0]][pc]
-        op = ins[0]
-        steps += 1
-        if steps > MAX_STEPS:
-            raise _runaway(procs, stack)
-        try:
-            if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
-                frame[1] = ins[3]
-                rounds = ins[1](s, frame[2])
-                if rounds:
-                    steps += rounds
-            elif op == EXEC:
-                frame[1] = pc + 1
-                ins[1](s, frame[2])
-            elif op == JUMPF:
-                frame[1] = pc + 1 if ins[1](s, frame[2]) else ins[2]
-            elif op == JUMP:
-                frame[1] = ins[1]
-            elif op == FORNEXT:
-                env = frame[2]
-                it = env[ins[1]]
-                if it[1] < len(it[0]):
-                    if ins[2] is not None:
-                        env[ins[2]] = it[0][it[1]]
-                    it[1] += 1
+        while True:
+            ins = code[pc]
+            op = ins[0]
+            steps += 1
+            if steps > MAX_STEPS:
+                frame[1] = pc
+                raise _runaway(procs, stack)
+            try:
+                if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
+                    pc = ins[3]
+                    rounds = ins[1](s, env)
+                    if rounds:
+                        steps += rounds
+                elif op == JUMPF:
+                    pc = pc + 1 if ins[1](s, env) else ins[2]
+                elif op == JUMP:
+                    pc = ins[1]
+                elif op == EXEC:
+                    pc += 1
+                    ins[1](s, env)
+                elif op == CALL:
                     frame[1] = pc + 1
-                else:
-                    del env[ins[1]]
-                    frame[1] = ins[3]
-            elif op == FORINIT:
-                frame[2][ins[2]] = [list(ins[1](s, frame[2])), 0]
-                frame[1] = pc + 1
-            elif op == CHOOSE:
-                if not allow_choose:
-                    raise RulesRuntimeError("a trigger reached a decision", ins[-1])
-                if suspend(s, frame, ins[1]):
-                    return False
-            elif op == CALL:
-                frame[1] = pc + 1
-                if len(stack) >= MAX_CALL_DEPTH:
-                    raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
-                                            ins[-1], "a procedure calls itself without end")
-                stack.append([ins[1], 0, ins[2](s, frame[2])])
-            elif op == RET:
-                done = stack.pop()
-                if stack:
-                    caller = stack[-1]
-                    call = codes[caller[0]][caller[1] - 1]
-                    if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
-                        _store_returned(s, caller, done, call)
-        except GameOver:
-            raise
-        except RulebookError as exc:
-            raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
-        except Exception as exc:  # a ruleset's expression failed: report it at its statement
-            raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
+                    if len(stack) >= MAX_CALL_DEPTH:
+                        raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                                                ins[-1], "a procedure calls itself without end")
+                    stack.append([ins[1], 0, ins[2](s, env)])
+                    break
+                elif op == RET:
+                    done = stack.pop()
+                    if stack:
+                        caller = stack[-1]
+                        call = codes[caller[0]][caller[1] - 1]
+                        if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
+                            _store_returned(s, caller, done, call)
+                    break
+                elif op == CHOOSE:
+                    if not allow_choose:
+                        raise RulesRuntimeError("a trigger reached a decision", ins[-1])
+                    frame[1] = pc
+                    if suspend(s, frame, ins[1]):
+                        return False
+                    pc = frame[1]  # no one could choose: past the decision
+                elif op == FORNEXT:
+                    it = env[ins[1]]
+                    if it[1] < len(it[0]):
+                        if ins[2] is not None:
+                            env[ins[2]] = it[0][it[1]]
+                        it[1] += 1
+                        pc += 1
+                    else:
+                        del env[ins[1]]
+                        pc = ins[3]
+                elif op == FORINIT:
+                    env[ins[2]] = [list(ins[1](s, env)), 0]
+                    pc += 1
+            except GameOver:
+                raise
+            except RulebookError as exc:
+                raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
+            except Exception as exc:  # a ruleset's expression failed: report it at its statement
+                raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
     return True
 
 
