@@ -51,6 +51,27 @@ def _applied(impl, args):
     return lambda s, e: impl(s, *[f(s, e) for f in args])
 
 
+def _thread_jumps(code) -> None:
+    """Make every jump go straight to where a chain of jumps ends (the ends of nested options jump
+    to the end of each enclosing decision in turn), and a jump to a return return at once.  A
+    jump made so keeps the position of the last jump of its chain (a loop's jump back names the
+    loop in the error of a runaway loop).  No instruction moves, so the pcs of saved states keep
+    their meaning."""
+    def final(pc, position):
+        seen = set()
+        while code[pc][0] == JUMP and pc not in seen:
+            seen.add(pc)
+            pc, position = code[pc][1], code[pc][-1]
+        return pc, position
+
+    for pc, ins in enumerate(code):
+        if ins[0] == JUMP:
+            target, position = final(ins[1], ins[-1])
+            code[pc] = code[target] if code[target][0] == RET else (JUMP, target, position)
+        elif ins[0] == JUMPF:
+            code[pc] = (JUMPF, ins[1], final(ins[2], None)[0], ins[-1])
+
+
 class StatementCompiler:
     """The statement half of :class:`interpreter.compiler.Compiler` (mixed into it)."""
 
@@ -70,6 +91,7 @@ class StatementCompiler:
             proc.code.append((RET, proc.position))
             if self.codegen is not None:
                 fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF), MAX_STEPS)
+            _thread_jumps(proc.code)
         finally:
             self.proc = outer
 

@@ -92,3 +92,16 @@ def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing
     with pytest.raises(RulebookError) as info:
         state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
     assert info.value.position.line == line and "division by zero" in info.value.message
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_jumps_go_straight_to_where_their_chain_ends(path):
+    """No jump lands on another jump, and no unconditional one on a return
+    (compile_statements._thread_jumps)."""
+    from interpreter.instructions import JUMP, JUMPF, RET
+    game = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, codegen=True)
+    for code in game.codes:
+        for ins in code:
+            target = ins[1] if ins[0] == JUMP else ins[2] if ins[0] == JUMPF else None
+            if target is not None:
+                assert code[target][0] not in (JUMP, RET) or (ins[0] == JUMPF and code[target][0] == RET)
