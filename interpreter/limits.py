@@ -8,7 +8,8 @@ goes past one gets a located runtime error that names the limit, whatever engine
 - one statement runs at most ``MAX_ITERATIONS`` comprehension iterations, nested ones included;
 - a ``repeat`` count is at most ``MAX_REPEAT`` (and the loop counts, it builds no list);
 - the rules take at most ``MAX_STEPS`` steps between two decisions (interpreter/vm.py; a round of
-  a loop run inside a generated block counts as one step).
+  a loop run inside a generated block counts as one step), triggers nest at most
+  ``MAX_TRIGGER_DEPTH`` deep and procedure calls at most ``MAX_CALL_DEPTH`` deep.
 
 The checks sit where values grow (arithmetic, list concatenation, comprehensions, stores and loop
 counts), each a comparison or two, so they cost little.
@@ -24,6 +25,8 @@ MAX_TEXT = 100_000
 MAX_ITERATIONS = 1_000_000
 MAX_REPEAT = 1_000_000
 MAX_STEPS = 200_000
+MAX_TRIGGER_DEPTH = 50
+MAX_CALL_DEPTH = 200
 
 _ADVICE = "docs/language.md, Bounded execution"
 

@@ -1,8 +1,9 @@
 """Stage 6: run compiled rules until a player must decide or the game ends.
 
-Execution is bounded: one call of :func:`run` may take at most ``MAX_STEPS`` instructions, and
-triggers may nest at most ``MAX_TRIGGER_DEPTH`` deep.  Going past either is a
-:class:`RulesRuntimeError` that names the rule at fault, never a hang.
+Execution is bounded (the limits live in :mod:`interpreter.limits`): one call of :func:`run` may
+take at most ``MAX_STEPS`` steps (an instruction, or a round of a loop inside a generated block),
+triggers may nest at most ``MAX_TRIGGER_DEPTH`` deep and calls ``MAX_CALL_DEPTH`` deep.  Going past
+one is a :class:`RulesRuntimeError` that names the rule at fault, never a hang.
 """
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ from .actions import legal_actions_at
 from .codegen_blocks import EXECN, where
 from .instructions import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
-from .limits import MAX_STEPS
-MAX_TRIGGER_DEPTH = 50
-MAX_CALL_DEPTH = 200
+from .limits import MAX_CALL_DEPTH, MAX_STEPS, MAX_TRIGGER_DEPTH
 
 
 def _runaway(procs, stack) -> RulesRuntimeError:
