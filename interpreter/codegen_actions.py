@@ -13,6 +13,8 @@ have no side effects, and nothing changes the state while actions are enumerated
 from __future__ import annotations
 
 
+from dsl import ast
+from dsl.types import ZONE
 from dsl.unparse import unparse
 
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
@@ -48,14 +50,22 @@ def enumerator(gen, ir_options, compiled, stages_of):
         gen.abandon(outer)
         return None
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
-        for statements, write in gen.env_writes:
-            statements.remove(write)
+        _drop(body, {id(write) for _, write in gen.env_writes})
         copy = []
     else:  # on a copy of the locals, as the closures of legal_actions_at do
         copy = [_assign("e", _call(_load("dict"), [E]))]
     body = copy + gen.end(outer, body)
     body.append(N.Return(value=_const(None)))
     return gen.function(["s", "e", "out", "batch"], body)
+
+
+def _drop(statements, writes) -> None:
+    """Remove the statements ``writes`` (ids) from ``statements`` and the blocks nested in them."""
+    statements[:] = [st for st in statements if id(st) not in writes]
+    for st in statements:
+        for block in (getattr(st, "body", None), getattr(st, "orelse", None)):
+            if isinstance(block, list):
+                _drop(block, writes)
 
 
 def _option(gen, option, spec, action_class, frozen_name, cached, stages) -> list:
@@ -115,12 +125,15 @@ def _interchangeable(gen, value):
 
 
 def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen_name) -> list:
-    """The loop binding parameter ``i`` and, inside it, the deeper ones."""
+    """The loop binding parameter ``i`` and, inside it, the deeper ones.  A domain of one item
+    (``[tile.cell]``) binds it without a loop; a domain whose values are pairwise distinct under
+    the interchangeability key (see ``distinct_keys``) is looped over without a set of tried keys."""
     if i == len(names):
         return [_append(action_class, opt, [_load(p) for p in pvars])]
     domain_node = option.params[i][1]
     items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
-    domain = gen.list_expr(domain_node)
+    single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
+    domain = gen.expr(domain_node.items[0]) if single else gen.list_expr(domain_node)
     last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     try:
@@ -128,6 +141,15 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         inner = _level(gen, option, spec, i + 1, names, pvars, stages, action_class, opt, frozen_name)
     finally:
         gen.scopes.pop()
+    if single:
+        bound = [_assign(var, domain)]
+        if check is not None or not last:
+            write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
+            bound.append(write)
+            gen.env_writes.append((None, write))
+        bound.extend([_if(check, inner)] if check is not None else inner)
+        return bound
+    distinct = distinct_keys(gen, domain_node, spec.component_params[i])
     if spec.component_params[i]:
         key_value = _interchangeable(gen, _load(var))
     elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
@@ -138,15 +160,85 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     skip = [_assign(key, key_value),
             _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
             N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
-    loop = [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
+    loop = [] if distinct else [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
         write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)
-        gen.env_writes.append((loop, write))
+        gen.env_writes.append((None, write))
     if check is not None:
         loop.append(_if(_not(check), [N.Continue()]))
     loop.extend(inner)
+    if distinct:
+        return [N.For(target=_store(var), iter=domain, body=loop, orelse=[])]
     many = N.Compare(left=_call(_load("len"), [_load(items)]), ops=[N.Gt()], comparators=[_const(1)])
     return [_assign(items, domain),
             _assign(tried, N.IfExp(test=many, body=_call(_load("set"), []), orelse=_const(None))),
             N.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
+
+
+def distinct_keys(gen, node, component) -> bool:
+    """Whether the values of the domain ``node`` are pairwise distinct under the interchangeability
+    key, so that none is ever skipped.  Plain values are their own key; components have distinct
+    keys when they are distinct and each lies on a cell of a grid (the key holds the cell, and a
+    cell holds one component; a component in a grid zone always has a cell)."""
+    if not _distinct(gen, node):
+        return False
+    return not component or (gen.game.has_grids and _on_cells(gen, node))
+
+
+def _distinct(gen, node) -> bool:
+    """Whether ``node`` (a list) provably holds no value twice."""
+    compiler = gen.compiler
+    if compiler.types.get(node) == ZONE:
+        return True
+    if isinstance(node, ast.ListLit):
+        return len(node.items) <= 1
+    if isinstance(node, ast.Call):
+        kind = compiler.symbols.get(node, ("",))[0]
+        if kind == "func":
+            return node.func in ("neighbors", "cells")
+        return kind == "define" and not node.args and _distinct(gen, compiler.rs.defines[node.func].body)
+    if isinstance(node, ast.Comprehension) and node.func == "list":
+        return (_is_var(compiler, node.elem, node.var) or _occupant(compiler, node) is not None) \
+            and _distinct(gen, node.source)
+    return False
+
+
+def _on_cells(gen, node) -> bool:
+    """Whether every value of ``node`` (a list of components) lies on a cell of a grid."""
+    compiler = gen.compiler
+    if isinstance(node, ast.Name) and compiler.symbols.get(node, ("",))[0] == "zone":
+        return gen.game.zone_grid[gen.game.family_base[compiler.symbols[node][1]]] is not None
+    if isinstance(node, ast.Comprehension) and node.func == "list":
+        if _occupant(compiler, node) is not None:
+            return True
+        return _is_var(compiler, node.elem, node.var) and _on_cells(gen, node.source)
+    if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define" and not node.args:
+        return _on_cells(gen, compiler.rs.defines[node.func].body)
+    return False
+
+
+def _is_var(compiler, node, var) -> bool:
+    return isinstance(node, ast.Name) and node.id == var and compiler.symbols.get(node, ("",))[0] == "local"
+
+
+def _occupant(compiler, node):
+    """For ``[at(n) for n in CELLS if ... at(n) != none ...]``: the ``at(n)`` call (the components
+    on distinct cells, none left out), else None."""
+    elem = node.elem
+    if not (isinstance(elem, ast.Call) and elem.func == "at" and len(elem.args) == 1 and not elem.kwargs
+            and compiler.symbols.get(elem, ("",))[0] == "func" and _is_var(compiler, elem.args[0], node.var)):
+        return None
+    parts, cond = [], node.cond
+    while isinstance(cond, ast.BoolOp) and cond.op == "and":
+        parts.append(cond.right)
+        cond = cond.left
+    parts.append(cond)
+    for part in parts:
+        if isinstance(part, ast.Compare) and part.op == "!=":
+            sides = (part.left, part.right)
+            if any(isinstance(x, ast.Literal) and x.value is None for x in sides) and \
+                    any(unparse(x) == unparse(elem) and isinstance(x, ast.Call) and
+                        compiler.symbols.get(x, ("",))[0] == "func" for x in sides):
+                return elem
+    return None

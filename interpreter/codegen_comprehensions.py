@@ -37,13 +37,13 @@ class ComprehensionGen:
         if outer_count is None and not nests and not _nests_comprehension(compiler, node.source):
             self.in_iterable += 1
             try:
-                source = self.iterated(node.source)
+                source = self.iterated(node.source, node)
             finally:
                 self.in_iterable -= 1
             return self._comprehension(node, source)
         if self.in_iterable:  # cannot happen: sources holding comprehensions are computed first
             raise Unsupported("comprehension in what a comprehension iterates")
-        source = self.iterated(node.source)
+        source = self.iterated(node.source, node)
         items = self.fresh("s")
         bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
         if outer_count is None and not nests:  # a lone one whose source holds comprehensions

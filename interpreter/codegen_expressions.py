@@ -158,17 +158,41 @@ class ExpressionGen(ComprehensionGen):
         bounds = [self.expr(b) if b is not None else None for b in (node.start, node.stop)]
         return _sub(self.list_expr(node.obj), N.Slice(lower=bounds[0], upper=bounds[1], step=None))
 
-    def iterated(self, node):
+    def iterated(self, node, comprehension=None):
         """A list a comprehension only iterates: ``neighbors(cell)`` is read from the game's table
-        of neighbours (a tuple per cell) instead of a new list each time."""
+        of neighbours (a tuple per cell) instead of a new list each time, ``cells(zone)`` of a
+        named grid zone is a tuple constant, and ``lines_through(cell)`` is read from the game's
+        table of lines (tuples) when ``comprehension`` only iterates each line."""
         compiler = self.compiler
-        if (isinstance(node, ast.Call) and node.func == "neighbors" and not node.kwargs
-                and compiler.symbols.get(node, ("",))[0] == "func" and len(node.args) in (1, 2)
-                and (len(node.args) == 1 or isinstance(node.args[1], ast.Literal))):
-            diagonal = len(node.args) == 2 and node.args[1].value
-            table = self.game.cell_all_neighbors if diagonal else self.game.cell_neighbors
-            return _sub(self.value(table), self.expr(node.args[0]))
+        if isinstance(node, ast.Call) and not node.kwargs and compiler.symbols.get(node, ("",))[0] == "func":
+            if (node.func == "neighbors" and len(node.args) in (1, 2)
+                    and (len(node.args) == 1 or isinstance(node.args[1], ast.Literal))):
+                diagonal = len(node.args) == 2 and node.args[1].value
+                table = self.game.cell_all_neighbors if diagonal else self.game.cell_neighbors
+                return _sub(self.value(table), self.expr(node.args[0]))
+            cells = self.grid_cells(node)
+            if cells is not None:
+                return _const(cells)
+            if (node.func == "lines_through" and len(node.args) == 1 and comprehension is not None
+                    and all(_only_iterated(compiler, part, comprehension.var)
+                            for part in (comprehension.elem, comprehension.cond) if part is not None)):
+                return _sub(self.value(self.game.cell_lines), self.expr(node.args[0]))
         return self.list_expr(node)
+
+    def grid_cells(self, node):
+        """The cells of ``cells(zone)`` for a zone named in the rules that is a grid, as a tuple;
+        else None."""
+        if not (isinstance(node, ast.Call) and node.func == "cells" and len(node.args) == 1 and not node.kwargs
+                and self.compiler.symbols.get(node, ("",))[0] == "func"):
+            return None
+        zone = node.args[0]
+        if not (isinstance(zone, ast.Name) and self.compiler.symbols.get(zone, ("",))[0] == "zone"):
+            return None
+        grid = self.game.zone_grid[self.game.family_base[self.compiler.symbols[zone][1]]]
+        if grid is None:
+            return None
+        first, rows, columns = grid
+        return tuple(range(first, first + rows * columns))
 
     def read_only_list(self, node):
         """A list that is only read (indexed, searched): a list of constants becomes one tuple
@@ -312,6 +336,10 @@ class ExpressionGen(ComprehensionGen):
         builtin = FUNCTIONS.get(name)
         if builtin is None or builtin.raw:
             return self.fallback(node)
+        if name == "size" and len(node.args) == 1 and not node.kwargs:
+            cells = self.grid_cells(node.args[0])
+            if cells is not None:
+                return _const(len(cells))
         args = self.arguments(builtin, node)
         if len(args) == 1 and name == "at":
             return _sub(self.state_table("cells"), args[0])
@@ -384,6 +412,29 @@ def _attached_zone(zone_of, c, game, holder, name):
     if zone is None:
         raise RulesRuntimeError(f"{game.names[c]} is a {game.kinds[c]}; only a {holder} has a zone '{name}'")
     return zone
+
+
+def _only_iterated(compiler, node, var) -> bool:
+    """Whether ``node`` reads the local ``var`` only as what a comprehension iterates (directly or
+    through a definition's parameter), so that a tuple may stand for the list ``var`` holds."""
+    if isinstance(node, ast.Name):
+        return not _is_local(compiler, node, var)
+    if isinstance(node, ast.Comprehension):
+        if not (_is_local(compiler, node.source, var) or _only_iterated(compiler, node.source, var)):
+            return False
+        return node.var == var or all(_only_iterated(compiler, part, var)
+                                      for part in (node.elem, node.cond) if part is not None)
+    if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define":
+        define = compiler.rs.defines[compiler.symbols[node][1]]
+        if node.kwargs or len(node.args) != len(define.params):
+            return False
+        return all(_only_iterated(compiler, define.body, param) if _is_local(compiler, arg, var)
+                   else _only_iterated(compiler, arg, var) for param, arg in zip(define.params, node.args))
+    return all(_only_iterated(compiler, part, var) for part in ast.children(node))
+
+
+def _is_local(compiler, node, var) -> bool:
+    return isinstance(node, ast.Name) and node.id == var and compiler.symbols.get(node, ("",))[0] == "local"
 
 
 def _flattened(node, op) -> list:

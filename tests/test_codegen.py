@@ -105,3 +105,89 @@ def test_jumps_go_straight_to_where_their_chain_ends(path):
             target = ins[1] if ins[0] == JUMP else ins[2] if ins[0] == JUMPF else None
             if target is not None:
                 assert code[target][0] not in (JUMP, RET) or (ins[0] == JUMPF and code[target][0] == RET)
+
+
+GRID_DOMAINS = """\
+game:
+  name: Grid domains
+  players: 2
+
+components:
+  stone:
+    name: "{colour} stone"
+    attributes:
+      colour: [black, white]
+    table:
+      - {colour: black, count: 6, in: black_supply}
+      - {colour: white, count: 6, in: white_supply}
+
+zones:
+  board: {grid: {rows: 3, columns: 3}, visibility: all}
+  black_supply: {visibility: all}
+  white_supply: {visibility: all}
+
+vars:
+  turns: {type: int, initial: 0}
+
+define:
+  supply_of(p): "black_supply if p == 0 else white_supply"
+  full(line): "all(at(x) != none for x in line)"
+  free_cells(): "[c for c in cells(board) if at(c) == none]"
+
+flow:
+  - while: turns < 14 and size(board) < size(cells(board))
+    do:
+      - turns += 1
+      - choose:
+          prompt: "Play"
+          options:
+            place:
+              text: "place at {cell}"
+              params: {cell: "free_cells()"}
+              effects: ["place(top(supply_of(active)), cell)"]
+            slide:
+              text: "slide {stone} from {from} to {to}"
+              params:
+                stone: "[s for s in board if not any(full(l) for l in lines_through(s.cell))]"
+                from: "[stone.cell]"
+                to: "[n for n in neighbors(stone.cell) if at(n) == none]"
+              effects: ["place(stone, to)"]
+            look:
+              text: "look at {what} beside {centre}"
+              params:
+                centre: "[c for c in cells(board) if at(c) != none]"
+                what: "[at(n) for n in neighbors(centre)]"
+              require: "what == none or what.colour != 'black' or turns > 3"
+              effects: []
+            neighbour:
+              text: "greet {other}"
+              params:
+                other: "[at(n) for n in neighbors(cell_at(board, 2, 2)) if at(n) != none]"
+              effects: []
+            line:
+              text: "count line {line}"
+              params:
+                line: "[l for l in lines_through(cell_at(board, 1, 1)) if not full(l)]"
+              effects: ["turns += size(line) - 3"]
+            supply:
+              text: "show {stone}"
+              params: {stone: "supply_of(active)"}
+              require: "count(l for l in lines_through(cell_at(board, 2, 2)) if l == lines_through(cell_at(board, 1, 2))[1] or full(l)) < 2"
+              effects: []
+      - active = next_player(active)
+
+scoring:
+  score: "size([s for s in board if s.colour == 'black']) if player == 0 else size([s for s in board if s.colour == 'white'])"
+"""
+
+
+def test_special_domains_of_generated_enumerators_play_like_the_closures(tmp_path):
+    """Domains the generated enumerators bind without a loop (``[stone.cell]``) or without a set of
+    tried keys (components on distinct cells, distinct cells), the table of lines read for a line
+    that is only iterated, and the shapes that keep the general path (``at(n)`` that may be none
+    twice, lines used as values): the same actions and texts as the closure compiler's."""
+    path = tmp_path / "grid-domains.yaml"
+    path.write_text(GRID_DOMAINS, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    for seed in range(30):
+        assert _same_game(generated, reference, seed, check_texts=True) > 0
