@@ -9,7 +9,7 @@ import ast as py
 
 from dsl import ast
 
-from .codegen_ast import N, Scope, Unsupported, _call, _const, _load, _store, _sub
+from .codegen_ast import N, Scope, Unsupported, _call, _const, _copy, _load, _store, _sub
 from .comprehensions import _nests_comprehension, printed_mask
 from .limits import MAX_ITERATIONS, iterations_exceeded
 
@@ -34,7 +34,8 @@ class ComprehensionGen:
             raise Unsupported("inside a comprehension of the closure compiler")
         outer_count = self.count
         nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
-        if outer_count is None and not nests and not _nests_comprehension(compiler, node.source):
+        unrolled = node.func in ("any", "all") and not self.in_iterable and self.fixed_length(node.source)
+        if outer_count is None and not nests and not unrolled and not _nests_comprehension(compiler, node.source):
             self.in_iterable += 1
             try:
                 source = self.iterated(node.source, node)
@@ -46,13 +47,14 @@ class ComprehensionGen:
         source = self.iterated(node.source, node)
         items = self.fresh("s")
         bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
+        make = self._unrolled if unrolled else self._comprehension
         if outer_count is None and not nests:  # a lone one whose source holds comprehensions
             counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
-            return N.IfExp(test=counting, body=self._comprehension(node, _load(items)), orelse=_const(None))
+            return N.IfExp(test=counting, body=make(node, _load(items)), orelse=_const(None))
         count = outer_count or self.fresh("c")
         self.count = count
         try:
-            comprehension = self._comprehension(node, _load(items))
+            comprehension = make(node, _load(items))
         finally:
             self.count = outer_count
         if outer_count is None:
@@ -62,6 +64,37 @@ class ComprehensionGen:
         added = N.NamedExpr(target=_store(count), value=N.BinOp(left=_load(count), op=N.Add(), right=bound))
         counting = N.Compare(left=added, ops=[N.LtE()], comparators=[_const(MAX_ITERATIONS)])
         return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
+
+    def fixed_length(self, node):
+        """The number of items of a list that always has the same number (the two lines of
+        ``lines_through``), else None."""
+        if (isinstance(node, ast.Call) and node.func == "lines_through" and len(node.args) == 1
+                and self.compiler.symbols.get(node, ("",))[0] == "func"):
+            return 2
+        return None
+
+    def _unrolled(self, node, items):
+        """``any``/``all`` over a list of fixed length, one test per item joined with ``or`` (``and``):
+        the same items tested in the same order, without a generator."""
+        tests = []
+        memo, self.memo = self.memo, None
+        try:
+            for i in range(self.fixed_length(node.source)):
+                self.scopes.append(Scope({node.var: lambda i=i: _sub(_copy(items), _const(i))}))
+                try:
+                    cond = self.expr(node.cond) if node.cond is not None else None
+                    elem = self.expr(node.elem)
+                finally:
+                    self.scopes.pop()
+                if node.func == "any":
+                    tests.append(elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem]))
+                else:
+                    tests.append(elem if cond is None else N.BoolOp(op=N.Or(), values=[
+                        N.UnaryOp(op=N.Not(), operand=cond), elem]))
+        finally:
+            self.memo = memo
+        joined = N.BoolOp(op=N.Or() if node.func == "any" else N.And(), values=tests)
+        return N.IfExp(test=joined, body=_const(True), orelse=_const(False))
 
     def _comprehension(self, node, source):
         memo, self.memo = self.memo, None

@@ -172,7 +172,10 @@ flow:
             supply:
               text: "show {stone}"
               params: {stone: "supply_of(active)"}
-              require: "count(l for l in lines_through(cell_at(board, 2, 2)) if l == lines_through(cell_at(board, 1, 2))[1] or full(l)) < 2"
+              require: >-
+                (all(not full(l) for l in lines_through(cell_at(board, 2, 2)) if size(l) == 3) or turns > 8)
+                and any(l[0] == stone.cell for l in lines_through(cell_at(board, 1, 1))) == false
+                and count(l for l in lines_through(cell_at(board, 2, 2)) if l == lines_through(cell_at(board, 1, 2))[1] or full(l)) < 2
               effects: []
       - active = next_player(active)
 
