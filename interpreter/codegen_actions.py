@@ -13,6 +13,8 @@ have no side effects, and nothing changes the state while actions are enumerated
 from __future__ import annotations
 
 
+import ast as py
+
 from dsl import ast
 from dsl.types import ZONE
 from dsl.unparse import unparse
@@ -30,6 +32,8 @@ def _if(test, body, orelse=()):
 
 
 def _not(test):
+    if isinstance(test, py.UnaryOp) and isinstance(test.op, py.Not):
+        return test.operand
     return N.UnaryOp(op=N.Not(), operand=test)
 
 
@@ -133,7 +137,14 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     domain_node = option.params[i][1]
     items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
     single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
-    domain = gen.expr(domain_node.items[0]) if single else gen.list_expr(domain_node)
+    fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
+    if single:
+        domain = gen.expr(domain_node.items[0])
+    elif isinstance(domain_node, ast.Comprehension) and domain_node.func == "list":
+        prelude, source, loop_var, condition, domain = gen.comprehension_loop(domain_node)
+        fused = (prelude, source, loop_var, condition)
+    else:
+        domain = gen.list_expr(domain_node)
     last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     try:
@@ -160,7 +171,12 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     skip = [_assign(key, key_value),
             _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
             N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
-    loop = [] if distinct else [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
+    if distinct:
+        loop = []
+    elif fused is not None:
+        loop = skip
+    else:
+        loop = [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
         write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)
@@ -168,6 +184,12 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     if check is not None:
         loop.append(_if(_not(check), [N.Continue()]))
     loop.extend(inner)
+    if fused is not None:  # for _v in SOURCE: if not CONDITION: continue; _p = ELEMENT; ...
+        prelude, source, loop_var, condition = fused
+        head = [] if condition is None else [_if(_not(condition), [N.Continue()])]
+        loop[:0] = head + [_assign(var, domain)]
+        made = [] if distinct else [_assign(tried, _call(_load("set"), []))]
+        return prelude + made + [N.For(target=_store(loop_var), iter=source, body=loop, orelse=[])]
     if distinct:
         return [N.For(target=_store(var), iter=domain, body=loop, orelse=[])]
     many = N.Compare(left=_call(_load("len"), [_load(items)]), ops=[N.Gt()], comparators=[_const(1)])

@@ -103,7 +103,9 @@ class ComprehensionGen:
         finally:
             self.memo = memo
 
-    def _comprehension_in_scope(self, node, source):
+    def _parts(self, node):
+        """``(variable, condition or None, element)`` of a comprehension: the Python local its
+        variable lives in and the code of its condition and element."""
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
         try:
@@ -119,6 +121,35 @@ class ComprehensionGen:
             elem = self.expr(node.elem)
         finally:
             self.scopes.pop()
+        return var, cond, elem
+
+    def comprehension_loop(self, node):
+        """A list comprehension as the parts of a ``for`` statement (in a generated function, outside
+        any comprehension): ``(statements, source, variable, condition or None, element)``; the
+        statements (if any) run first and set the count of iterations, as ``_x_comprehension``
+        does for a comprehension nesting others."""
+        if self.count is not None or self.in_iterable or self.compiler.iterations is not None:
+            raise Unsupported("a comprehension loop inside a comprehension")
+        compiler = self.compiler
+        nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
+        source = self.iterated(node.source, node)
+        prelude = []
+        if nests:
+            items, count = self.fresh("s"), self.fresh("c")
+            prelude = [N.Assign(targets=[_store(items)], value=source),
+                       N.Assign(targets=[_store(count)], value=_call(_load("len"), [_load(items)]))]
+            source = _load(items)
+            self.count = count
+        memo, self.memo = self.memo, None
+        try:
+            var, cond, elem = self._parts(node)
+        finally:
+            self.memo = memo
+            self.count = None
+        return prelude, source, var, cond, elem
+
+    def _comprehension_in_scope(self, node, source):
+        var, cond, elem = self._parts(node)
         func = node.func
 
         def comp(element, condition, kind=N.ListComp):
