@@ -140,8 +140,12 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
     if single:
         domain = gen.expr(domain_node.items[0])
-    elif isinstance(domain_node, ast.Comprehension) and domain_node.func == "list":
-        prelude, source, loop_var, condition, domain = gen.comprehension_loop(domain_node)
+    elif isinstance(_unwrapped(gen, domain_node), ast.Comprehension) and _unwrapped(gen, domain_node).func == "list":
+        gen.scopes.append(Scope({}, opaque=domain_node is not _unwrapped(gen, domain_node)))
+        try:
+            prelude, source, loop_var, condition, domain = gen.comprehension_loop(_unwrapped(gen, domain_node))
+        finally:
+            gen.scopes.pop()
         fused = (prelude, source, loop_var, condition)
     else:
         domain = gen.list_expr(domain_node)
@@ -198,6 +202,15 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
             N.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
 
 
+def _unwrapped(gen, node):
+    """The body of a definition without parameters that ``node`` calls (``free_cells()``), else
+    ``node``."""
+    compiler = gen.compiler
+    while isinstance(node, ast.Call) and not node.args and compiler.symbols.get(node, ("",))[0] == "define":
+        node = compiler.rs.defines[compiler.symbols[node][1]].body
+    return node
+
+
 def distinct_keys(gen, node, component) -> bool:
     """Whether the values of the domain ``node`` are pairwise distinct under the interchangeability
     key, so that none is ever skipped.  Plain values are their own key; components have distinct
@@ -219,7 +232,7 @@ def _distinct(gen, node) -> bool:
         kind = compiler.symbols.get(node, ("",))[0]
         if kind == "func":
             return node.func in ("neighbors", "cells")
-        return kind == "define" and not node.args and _distinct(gen, compiler.rs.defines[node.func].body)
+        return kind == "define" and not node.args and _distinct(gen, _unwrapped(gen, node))
     if isinstance(node, ast.Comprehension) and node.func == "list":
         return (_is_var(compiler, node.elem, node.var) or _occupant(compiler, node) is not None) \
             and _distinct(gen, node.source)
@@ -236,7 +249,7 @@ def _on_cells(gen, node) -> bool:
             return True
         return _is_var(compiler, node.elem, node.var) and _on_cells(gen, node.source)
     if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define" and not node.args:
-        return _on_cells(gen, compiler.rs.defines[node.func].body)
+        return _on_cells(gen, _unwrapped(gen, node))
     return False
 
 

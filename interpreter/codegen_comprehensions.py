@@ -8,10 +8,14 @@ from __future__ import annotations
 import ast as py
 
 from dsl import ast
+from dsl.types import ZONE
 
 from .codegen_ast import N, Scope, Unsupported, _call, _const, _copy, _load, _store, _sub
 from .comprehensions import _nests_comprehension, printed_mask
 from .limits import MAX_ITERATIONS, iterations_exceeded
+
+
+UNCOUNTED = object()  # the count of a nest that cannot reach the budget: nothing is counted
 
 
 class ComprehensionGen:
@@ -35,6 +39,24 @@ class ComprehensionGen:
         outer_count = self.count
         nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
         unrolled = node.func in ("any", "all") and not self.in_iterable and self.fixed_length(node.source)
+        if outer_count is None and (nests or _nests_comprehension(compiler, node.source)) and self.bounded(node):
+            self.count = UNCOUNTED
+            try:
+                return self._x_comprehension(node)
+            finally:
+                self.count = None
+        if outer_count is UNCOUNTED and not unrolled:  # in a nest that cannot reach the budget
+            self.in_iterable += 1
+            try:
+                source = self.iterated(node.source, node)
+            finally:
+                self.in_iterable -= 1
+            return self._comprehension(node, source)
+        if outer_count is UNCOUNTED:
+            items = self.fresh("s")
+            bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=self.iterated(node.source, node))])
+            return N.IfExp(test=N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)]),
+                           body=self._unrolled(node, _load(items)), orelse=_const(None))
         if outer_count is None and not nests and not unrolled and not _nests_comprehension(compiler, node.source):
             self.in_iterable += 1
             try:
@@ -64,6 +86,12 @@ class ComprehensionGen:
         added = N.NamedExpr(target=_store(count), value=N.BinOp(left=_load(count), op=N.Add(), right=bound))
         counting = N.Compare(left=added, ops=[N.LtE()], comparators=[_const(MAX_ITERATIONS)])
         return N.IfExp(test=counting, body=comprehension, orelse=_call(self.value(iterations_exceeded), []))
+
+    def bounded(self, node) -> bool:
+        """Whether the nest of comprehensions ``node`` provably runs fewer than MAX_ITERATIONS
+        iterations: then it counts none."""
+        total = _Bounds(self).nest(node, {})
+        return total is not None and total <= MAX_ITERATIONS
 
     def fixed_length(self, node):
         """The number of items of a list that always has the same number (the two lines of
@@ -134,7 +162,9 @@ class ComprehensionGen:
         nests = any(_nests_comprehension(compiler, part) for part in (node.elem, node.cond))
         source = self.iterated(node.source, node)
         prelude = []
-        if nests:
+        if nests and self.bounded(node):
+            self.count = UNCOUNTED
+        elif nests:
             items, count = self.fresh("s"), self.fresh("c")
             prelude = [N.Assign(targets=[_store(items)], value=source),
                        N.Assign(targets=[_store(count)], value=_call(_load("len"), [_load(items)]))]
@@ -196,3 +226,87 @@ def _searched(elem, var, op):
             and isinstance(left.slice, py.Name) and left.slice.id == var):
         return left.value, elem.comparators[0]
     return None
+
+
+class _Bounds:
+    """Upper bounds of the number of items of lists and of the iterations of nests of
+    comprehensions, from what the lists are: a zone holds at most every component, a grid's tables
+    (neighbours, cells, lines) have known lengths; None where no bound is known."""
+
+    def __init__(self, gen):
+        self.compiler = gen.compiler
+        game = self.game = gen.game
+        self.gen = gen
+        grids = [grid for grid in game.zone_grid if grid is not None]
+        self.line = max([max(rows, columns) for _, rows, columns in grids], default=0)
+        self.neighbours = max([len(n) for n in game.cell_all_neighbors], default=0)
+
+    def nest(self, node, sizes):
+        """At most how many iterations the comprehension ``node`` and those inside it count."""
+        size = self.size(node.source, sizes)
+        inside = self.inside(node.source, sizes)
+        if size is None or inside is None:
+            return None
+        element = self.element_size(node.source, sizes)
+        inner = dict(sizes)
+        inner[node.var] = element
+        per_item = 0
+        for part in (node.elem, node.cond):
+            found = self.inside(part, inner) if part is not None else 0
+            if found is None:
+                return None
+            per_item += found
+        return inside + size * (1 + per_item)
+
+    def inside(self, node, sizes):
+        """At most how many iterations the comprehensions within ``node`` count."""
+        if isinstance(node, ast.Comprehension):
+            return self.nest(node, sizes)
+        compiler = self.compiler
+        total = 0
+        if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define":
+            define = compiler.rs.defines[compiler.symbols[node][1]]
+            if node.kwargs or len(node.args) != len(define.params):
+                return None
+            body = self.inside(define.body, {p: self.size(a, sizes) for p, a in zip(define.params, node.args)})
+            if body is None:
+                return None
+            total += body
+        for child in ast.children(node):
+            found = self.inside(child, sizes)
+            if found is None:
+                return None
+            total += found
+        return total
+
+    def size(self, node, sizes):
+        """At most how many items the list ``node`` holds."""
+        compiler = self.compiler
+        if compiler.types.get(node) == ZONE:
+            return self.game.num_components
+        kind = compiler.symbols.get(node, ("",))[0]
+        if isinstance(node, ast.Name) and kind == "local":
+            return sizes.get(node.id)
+        if isinstance(node, ast.ListLit):
+            return len(node.items)
+        if isinstance(node, ast.Comprehension) and node.func == "list":
+            return self.size(node.source, sizes)
+        if isinstance(node, ast.Call) and kind == "define" and not node.args:
+            return self.size(compiler.rs.defines[compiler.symbols[node][1]].body, {})
+        if isinstance(node, ast.Call) and kind == "func" and not node.kwargs:
+            if node.func == "neighbors":
+                return self.neighbours
+            if node.func == "lines_through":
+                return 2
+            if node.func == "cells":
+                found = self.gen.grid_cells(node)
+                return len(found) if found is not None else None
+        return None
+
+    def element_size(self, node, sizes):
+        """At most how many items each element of the list ``node`` holds (a list of lists)."""
+        compiler = self.compiler
+        if (isinstance(node, ast.Call) and node.func == "lines_through" and not node.kwargs
+                and compiler.symbols.get(node, ("",))[0] == "func"):
+            return self.line
+        return None

@@ -194,3 +194,22 @@ def test_special_domains_of_generated_enumerators_play_like_the_closures(tmp_pat
     generated, reference = _pair(path, 2)
     for seed in range(30):
         assert _same_game(generated, reference, seed, check_texts=True) > 0
+
+
+@pytest.mark.parametrize("rows, refused", [(64, True), (6, False)])
+def test_a_nest_over_grid_tables_counts_unless_it_cannot_reach_the_budget(tmp_path, rows, refused):
+    """A nest of comprehensions over a grid's cells is counted against the budget where it could
+    reach it (64×64 cells: 4,096 × 4,096 iterations) and refused there as by the closures; a
+    smaller one (6×6) cannot reach it and plays."""
+    from interpreter import RulebookError
+    text = GRID_DOMAINS.replace("grid: {rows: 3, columns: 3}", f"grid: {{rows: {rows}, columns: {rows}}}")
+    text = text.replace('params: {cell: "free_cells()"}',
+                        'params: {cell: "[c for c in free_cells() if any(d == c for d in cells(board))]"}')
+    path = tmp_path / "nest.yaml"
+    path.write_text(text, encoding="utf-8")
+    for game in _pair(path, 2):
+        if refused:
+            with pytest.raises(RulebookError, match="comprehension iterations"):
+                game.new_initial_state(0).legal_actions()
+        else:
+            assert any(a.name == "place" for a in game.new_initial_state(0).legal_actions())
