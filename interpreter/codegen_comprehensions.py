@@ -45,19 +45,9 @@ class ComprehensionGen:
                 return self._x_comprehension(node)
             finally:
                 self.count = None
-        if outer_count is UNCOUNTED and not unrolled:  # in a nest that cannot reach the budget
-            self.in_iterable += 1
-            try:
-                source = self.iterated(node.source, node)
-            finally:
-                self.in_iterable -= 1
-            return self._comprehension(node, source)
-        if outer_count is UNCOUNTED:
-            items = self.fresh("s")
-            bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=self.iterated(node.source, node))])
-            return N.IfExp(test=N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)]),
-                           body=self._unrolled(node, _load(items)), orelse=_const(None))
-        if outer_count is None and not nests and not unrolled and not _nests_comprehension(compiler, node.source):
+        uncounted = outer_count is UNCOUNTED  # in a nest that cannot reach the budget
+        if not unrolled and (uncounted or (outer_count is None and not nests
+                                           and not _nests_comprehension(compiler, node.source))):
             self.in_iterable += 1
             try:
                 source = self.iterated(node.source, node)
@@ -70,7 +60,7 @@ class ComprehensionGen:
         items = self.fresh("s")
         bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
         make = self._unrolled if unrolled else self._comprehension
-        if outer_count is None and not nests:  # a lone one whose source holds comprehensions
+        if uncounted or (outer_count is None and not nests):  # a lone one whose source holds comprehensions
             counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
             return N.IfExp(test=counting, body=make(node, _load(items)), orelse=_const(None))
         count = outer_count or self.fresh("c")
