@@ -147,8 +147,9 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         finally:
             gen.scopes.pop()
         fused = (prelude, source, loop_var, condition)
-    else:
-        domain = gen.list_expr(domain_node)
+    else:  # a list of constants is iterated as one tuple constant when no value is skipped
+        domain = (gen.read_only_list if distinct_keys(gen, domain_node, spec.component_params[i])
+                  else gen.list_expr)(domain_node)
     last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     try:
@@ -227,11 +228,13 @@ def _distinct(gen, node) -> bool:
     if compiler.types.get(node) == ZONE:
         return True
     if isinstance(node, ast.ListLit):
-        return len(node.items) <= 1
+        values = [item.value for item in node.items if isinstance(item, ast.Literal)]
+        return len(node.items) <= 1 or (len(values) == len(node.items) and len({type(v) for v in values}) == 1
+                                        and len(set(values)) == len(values))
     if isinstance(node, ast.Call):
         kind = compiler.symbols.get(node, ("",))[0]
         if kind == "func":
-            return node.func in ("neighbors", "cells")
+            return node.func in ("neighbors", "cells", "range")
         return kind == "define" and not node.args and _distinct(gen, _unwrapped(gen, node))
     if isinstance(node, ast.Comprehension) and node.func == "list":
         return (_is_var(compiler, node.elem, node.var) or _occupant(compiler, node) is not None) \
