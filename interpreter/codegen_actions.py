@@ -115,15 +115,19 @@ def _attr_load(name, attr):
     return N.Attribute(value=_load(name), attr=attr, ctx=N.Load())
 
 
-def _interchangeable(gen, value):
+def _interchangeable(gen, value, domain):
     """The key under which components are interchangeable (see ``actions.equivalence``): name,
-    zone, cell on a grid, and marks; none for none."""
+    zone, cell on a grid, and marks; none for none.  The components of a zone (or of a selection
+    from one) are never none and share their zone: the key leaves both tests out."""
     game = gen.game
-    columns = [gen.value(game.name_index), gen.state_table("loc")]
+    one_zone = _from_one_zone(gen, domain)
+    columns = [gen.value(game.name_index)] + ([] if one_zone else [gen.state_table("loc")])
     if game.has_grids:
         columns.append(gen.state_table("cell_of"))
     columns += [gen.state_table("marks", name) for name in game.mark_names]
     key = N.Tuple(elts=[_sub(column, value) for column in columns], ctx=N.Load())
+    if one_zone:
+        return key
     return N.IfExp(test=N.Compare(left=value, ops=[N.IsNot()], comparators=[_const(None)]), body=key,
                     orelse=_const(None))
 
@@ -167,7 +171,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         return bound
     distinct = distinct_keys(gen, domain_node, spec.component_params[i])
     if spec.component_params[i]:
-        key_value = _interchangeable(gen, _load(var))
+        key_value = _interchangeable(gen, _load(var), domain_node)
     elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
         key_value = _load(var)  # a plain value is its own key
     else:
@@ -254,6 +258,14 @@ def _on_cells(gen, node) -> bool:
     if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define" and not node.args:
         return _on_cells(gen, _unwrapped(gen, node))
     return False
+
+
+def _from_one_zone(gen, node) -> bool:
+    """Whether ``node`` is a zone or a selection (``[c for c in ZONE if ...]``) from one."""
+    node = _unwrapped(gen, node)
+    while isinstance(node, ast.Comprehension) and node.func == "list" and _is_var(gen.compiler, node.elem, node.var):
+        node = _unwrapped(gen, node.source)
+    return gen.compiler.types.get(node) == ZONE
 
 
 def _is_var(compiler, node, var) -> bool:
