@@ -21,6 +21,7 @@ from dsl.unparse import unparse
 
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
 from .actions import Action, frozen
+from .codegen_invariants import Invariants
 
 
 def _assign(name, value):
@@ -47,12 +48,16 @@ def enumerator(gen, ir_options, compiled, stages_of):
     cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
     outer = gen.begin()
     fallbacks, gen.env_writes = gen.fallbacks, []
+    gen.invariant = invariant = Invariants(gen, {name for option in ir_options for name, _ in option.params})
     try:
         for option, spec in zip(ir_options, compiled):
             body.extend(_option(gen, option, spec, namespace_action, frozen_name, cached, stages_of(option)))
     except Unsupported:
         gen.abandon(outer)
         return None
+    finally:
+        gen.invariant = None
+    body[:0] = invariant.resetting(0)
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
         _drop(body, {id(write) for _, write in gen.env_writes})
         copy = []
@@ -142,27 +147,37 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
     single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
     fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
+    invariant = gen.invariant
     if single:
-        domain = gen.expr(domain_node.items[0])
+        domain = invariant.settle(gen, gen.expr(domain_node.items[0]))
     elif isinstance(_unwrapped(gen, domain_node), ast.Comprehension) and _unwrapped(gen, domain_node).func == "list":
         gen.scopes.append(Scope({}, opaque=domain_node is not _unwrapped(gen, domain_node)))
         try:
             prelude, source, loop_var, condition, domain = gen.comprehension_loop(_unwrapped(gen, domain_node))
         finally:
             gen.scopes.pop()
+        source = invariant.settle(gen, source)
+        invariant.depth = i + 1  # the condition and the element are computed once per item
+        condition = invariant.settle(gen, condition) if condition is not None else None
+        domain = invariant.settle(gen, domain)
+        invariant.depth = i
         fused = (prelude, source, loop_var, condition)
     else:  # a list of constants is iterated as one tuple constant when no value is skipped
-        domain = (gen.read_only_list if distinct_keys(gen, domain_node, spec.component_params[i])
-                  else gen.list_expr)(domain_node)
+        domain = invariant.settle(gen, (gen.read_only_list if distinct_keys(gen, domain_node, spec.component_params[i])
+                                        else gen.list_expr)(domain_node))
     last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
+    invariant.levels[var] = invariant.depth = i + 1
     try:
         check = _stage_test(gen, stages[i + 1], {})
+        check = invariant.settle(gen, check) if check is not None else None
         inner = _level(gen, option, spec, i + 1, names, pvars, stages, action_class, opt, frozen_name)
     finally:
         gen.scopes.pop()
+        invariant.depth = i
+    resets = invariant.resetting(i + 1)  # the parts kept once per value of this parameter
     if single:
-        bound = [_assign(var, domain)]
+        bound = [_assign(var, domain)] + resets
         if check is not None or not last:
             write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
             bound.append(write)
@@ -181,11 +196,11 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
             _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
             N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
     if distinct:
-        loop = []
+        loop = resets
     elif fused is not None:
-        loop = skip
+        loop = resets + skip
     else:
-        loop = [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
+        loop = resets + [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
         write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)

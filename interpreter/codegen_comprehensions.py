@@ -123,9 +123,13 @@ class ComprehensionGen:
 
     def _parts(self, node):
         """``(variable, condition or None, element)`` of a comprehension: the Python local its
-        variable lives in and the code of its condition and element."""
+        variable lives in and the code of its condition and element (computed once per item: one
+        loop deeper, for the parts of an enumerator kept once per binding)."""
         var = self.fresh("v")
         self.scopes.append(Scope({node.var: lambda: _load(var)}))
+        invariant = self.invariant
+        if invariant is not None:
+            invariant.depth += 1
         try:
             filtering = (node.func == "list" and isinstance(node.elem, ast.Name) and node.elem.id == node.var
                          and self.compiler.symbols.get(node.elem, ("",))[0] == "local")
@@ -139,6 +143,8 @@ class ComprehensionGen:
             elem = self.expr(node.elem)
         finally:
             self.scopes.pop()
+            if invariant is not None:
+                invariant.depth -= 1
         return var, cond, elem
 
     def comprehension_loop(self, node):

@@ -28,6 +28,8 @@ class ExpressionGen(ComprehensionGen):
     """Expression generation, mixed into ``CodeGen`` (which provides ``value``, ``state_table``,
     ``checked_int``, ``checked_list``, ``scopes``, ``count`` and ``in_iterable``)."""
 
+    invariant = None  # while an enumerator is generated: its Invariants (interpreter/codegen_invariants.py)
+
     # ---- names -------------------------------------------------------------------------------------
     def lookup(self, name):
         """The ast reading the local ``name`` in the current scopes, or None if it is read from
@@ -61,6 +63,9 @@ class ExpressionGen(ComprehensionGen):
                 return _load(found)
         method = getattr(self, "_x_" + type(node).__name__.lower(), None)
         made = self.fallback(node) if method is None else method(node)
+        invariant = self.invariant
+        if invariant is not None and invariant.active(self):  # computed once per binding of what it reads
+            made = invariant.note(self, made)
         if self.binding is not None:
             name = self.binding.get(id(node))
             if name is not None:  # kept for the branches of the conditional around

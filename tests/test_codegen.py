@@ -164,6 +164,15 @@ flow:
               params:
                 other: "[at(n) for n in neighbors(cell_at(board, 2, 2)) if at(n) != none]"
               effects: []
+            pair:
+              text: "pair {a} with {b}"
+              params:
+                a: "[c for c in cells(board) if at(c) != none]"
+                b: >-
+                  [x for x in neighbors(a)
+                   if row(x) == row(a) + 0 * size([y for y in board if y != at(a) and at(a).colour == y.colour])
+                   and (size(board) > 100 and 10 // (turns - turns) > 0 or turns >= 0)]
+              effects: []
             line:
               text: "count line {line}"
               params:
@@ -187,8 +196,10 @@ scoring:
 def test_special_domains_of_generated_enumerators_play_like_the_closures(tmp_path):
     """Domains the generated enumerators bind without a loop (``[stone.cell]``) or without a set of
     tried keys (components on distinct cells, distinct cells), the table of lines read for a line
-    that is only iterated, and the shapes that keep the general path (``at(n)`` that may be none
-    twice, lines used as values): the same actions and texts as the closure compiler's."""
+    that is only iterated, the shapes that keep the general path (``at(n)`` that may be none
+    twice, lines used as values), and parts computed once per binding of an outer parameter
+    (``row(a) + ...`` in the test of each neighbour; a division by zero that is never reached
+    stays unreached): the same actions and texts as the closure compiler's."""
     path = tmp_path / "grid-domains.yaml"
     path.write_text(GRID_DOMAINS, encoding="utf-8")
     generated, reference = _pair(path, 2)

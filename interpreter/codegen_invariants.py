@@ -1,0 +1,152 @@
+"""Parts of a generated enumerator that a deeper loop would compute again with the same values.
+
+In the nested loops of an enumerator (interpreter/codegen_actions.py), a part of a domain or a
+condition that reads only parameters bound further out (``rank_now(card) - 1`` in the test of
+every card of the hand, for one ``card``) gives the same value at every turn of the inner loops:
+expressions have no side effects and nothing changes the state while actions are enumerated.  Such
+a part is computed once per binding of the parameters it reads, at its first use::
+
+    _m7 = UNSET                       # where the last parameter it reads is bound
+    ... (_m7 if _m7 is not UNSET else (_m7 := PART)) ...
+
+Computing it at its first use (not before the loops) keeps every error where it was: a part that
+was never computed is still never computed.  A part is kept only if all it reads is known: the
+parameters (Python locals), the state's tables read once at the function's start, values handed
+to the generated code, and locals it binds itself; never the variable of a comprehension around
+it, a kept test of a conditional, or the count of iterations of a nest of comprehensions.
+"""
+from __future__ import annotations
+
+import ast as py
+import re
+
+from .codegen_ast import N, _copy, _load, _store
+
+UNSET = type("Unset", (), {"__repr__": lambda self: "UNSET"})()  # no value computed yet
+
+_COST = {py.Call: 3, py.ListComp: 3, py.GeneratorExp: 3, py.BinOp: 1, py.Compare: 1, py.BoolOp: 1,
+         py.IfExp: 1}  # a part is worth keeping from a cost of 3 (a call, or a checked subtraction)
+_OWN = ("_n", "_o", "_z", "_a", "_s", "_m")  # locals a part binds itself (checked values, sources, kept parts)
+_GLOBAL = ("_h", "_k")  # the state's tables read once, values handed to the generated code
+_BUILTINS = {"s", "len", "sum", "any", "all", "min", "max", "set", "isinstance", "list", "dict", "map"}
+
+
+class Invariants:
+    """The parts kept in one enumerator being generated: ``depth`` counts the loops (and
+    comprehensions) around the code being generated; a parameter bound inside the k-th loop has
+    depth k; a part is kept when everything it reads is bound further out than ``depth``.  Only
+    the largest such parts are kept: a part stays pending until its parent is made (the parent
+    keeps it if the parent itself depends on something deeper) or its statement is (``settle``)."""
+
+    def __init__(self, gen, params):
+        self.scopes = gen.scopes  # the enumerator's own scopes: off while generating another function
+        self.unset = gen.value(UNSET)
+        self.params = params  # the option parameters' names in e (never read from e by a kept part)
+        self.depth = 0
+        self.levels: dict = {}  # Python local of a parameter -> the depth it is bound at
+        self.resets: dict = {}  # depth -> the parts' locals to reset where that depth's parameter is bound
+        self.kept: dict = {}  # (depth, code) -> local
+        self.kept_depth: dict = {}  # local -> depth
+        self.pending: dict = {}  # id(part) -> (part, depth): invariant here, not kept yet
+        self.settled: set = set()  # ids of parts made whose pending parts are decided
+
+    def active(self, gen) -> bool:
+        return gen.scopes is self.scopes and not gen.in_iterable
+
+    def note(self, gen, made):
+        """``made``, just generated: left pending if invariant here, else with its pending parts kept."""
+        if self.depth == 0 and not self.pending:  # outside the loops: nothing to keep
+            return made
+        depth = self._bound_at(made)
+        if depth is not None and depth < self.depth:
+            self.pending[id(made)] = (made, depth)
+            return made
+        made = self._keep_parts(gen, made)
+        self.settled.add(id(made))
+        return made
+
+    def settle(self, gen, made):
+        """``made``, a whole domain or condition computed at ``depth``: kept if invariant and worth
+        it, else with its pending parts kept."""
+        found = self.pending.pop(id(made), None)
+        if found is not None and found[0] is made:
+            return self._keep(gen, made, found[1])
+        return self._keep_parts(gen, made)
+
+    def _keep_parts(self, gen, node):
+        for field, value in py.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [self._part(gen, v) if isinstance(v, py.AST) else v for v in value]
+            elif isinstance(value, py.AST):
+                setattr(node, field, self._part(gen, value))
+        return node
+
+    def _part(self, gen, node):
+        found = self.pending.pop(id(node), None)
+        if found is not None and found[0] is node:
+            return self._keep(gen, node, found[1])
+        if id(node) in self.settled:
+            return node
+        return self._keep_parts(gen, node)
+
+    def _keep(self, gen, made, depth):
+        """The read of a local keeping ``made`` (computed at its first use per binding of what it
+        reads), or ``made`` itself where that saves nothing."""
+        if sum(_COST.get(type(n), 0) for n in py.walk(made)) < 3:
+            return made
+        key = (depth, _canonical(py.dump(made)))
+        name = self.kept.get(key)
+        if name is None:
+            name = self.kept[key] = gen.fresh("m")
+            self.kept_depth[name] = depth
+            self.resets.setdefault(depth, []).append(name)
+        test = N.Compare(left=_load(name), ops=[N.IsNot()], comparators=[_copy(self.unset)])
+        return N.IfExp(test=test, body=_load(name), orelse=N.NamedExpr(target=_store(name), value=made))
+
+    def resetting(self, depth) -> list:
+        """The statements resetting the parts kept for ``depth`` (to run where it is bound)."""
+        return [N.Assign(targets=[_store(name)], value=_copy(self.unset)) for name in self.resets.pop(depth, [])]
+
+    def _bound_at(self, made):
+        """The depth at which everything ``made`` reads is bound, or None if it reads something
+        that may change inside the loop it stands in (or that is not known)."""
+        own = set()
+        for node in py.walk(made):
+            if isinstance(node, py.NamedExpr):
+                if not node.target.id.startswith(_OWN):
+                    return None
+                own.add(node.target.id)
+            elif isinstance(node, py.comprehension):
+                own.add(node.target.id)
+        depth = 0
+        for node in py.walk(made):
+            if isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and node.value.id == "e":
+                if not isinstance(node.slice, py.Constant) or node.slice.value in self.params:
+                    return None
+            if not isinstance(node, py.Name) or node.id in own or node.id in _BUILTINS:
+                continue
+            name = node.id
+            if name == "e":
+                if not _subscripted(made, node):
+                    return None
+            elif name in self.levels:
+                depth = max(depth, self.levels[name])
+            elif name in self.kept_depth:
+                depth = max(depth, self.kept_depth[name])
+            elif not name.startswith(_GLOBAL):
+                return None
+        return depth
+
+
+def _canonical(text) -> str:
+    """The dump of a part with the locals it binds itself numbered in order of appearance, so that
+    two copies of one part (made twice, with fresh names) are recognised as one."""
+    names: dict = {}
+    return re.sub(r"'(_[nozasv]\d+)'", lambda m: names.setdefault(m.group(1), f"'#{len(names)}'"), text)
+
+
+def _subscripted(tree, name_node) -> bool:
+    """Whether ``name_node`` (``e``) is read only as ``e['constant']`` in ``tree``."""
+    return any(isinstance(n, py.Subscript) and n.value is name_node and isinstance(n.slice, py.Constant)
+               for n in py.walk(tree))
+
