@@ -65,7 +65,9 @@ def enumerator(gen, ir_options, compiled, stages_of):
         copy = [_assign("e", _call(_load("dict"), [E]))]
     body = copy + gen.end(outer, body)
     body.append(N.Return(value=_const(None)))
-    return gen.function(["s", "e", "out", "batch"], body)
+    function = gen.function(["s", "e", "out", "batch"], body)
+    function.with_context = tuple(spec for spec in compiled if spec.context)  # texts with other fields
+    return function
 
 
 def _drop(statements, writes) -> None:

@@ -211,6 +211,9 @@ class State:
         return self.over
 
     def legal_actions(self) -> list:
+        legal = self.legal_cache
+        if legal is not None and self.failure is None and self.chance is None:  # the usual case, first
+            return legal
         self._check_usable()
         if self.chance is not None and self.chance.count is not None:
             return [outcome for outcome, _ in chance.outcomes(self)]
@@ -259,10 +262,11 @@ class State:
             return
         if self.over:
             raise IllegalActionError("the game is over")
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        elif not isinstance(action, Action):
-            raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
+        if type(action) is not Action:
+            if isinstance(action, str):
+                action = self.parse_action(action)
+            elif not isinstance(action, Action):
+                raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
         legal = self.legal_actions()
         if not any(map(is_, legal, repeat(action))) and action not in legal:
             named = isinstance(action.batch, ActionBatch) and any(a is action for a in action.batch.actions)
