@@ -92,7 +92,7 @@ class Invariants:
     def _keep(self, gen, made, depth):
         """The read of a local keeping ``made`` (computed at its first use per binding of what it
         reads), or ``made`` itself where that saves nothing."""
-        if sum(_COST.get(type(n), 0) for n in py.walk(made)) < 3:
+        if _cost(made) < 3:
             return made
         key = (depth, _canonical(py.dump(made)))
         name = self.kept.get(key)
@@ -136,6 +136,14 @@ class Invariants:
             elif not name.startswith(_GLOBAL):
                 return None
         return depth
+
+
+def _cost(node) -> int:
+    """The work of computing ``node``, roughly; the other branch of a conditional (the error of a
+    checked value, mostly) is not counted."""
+    if isinstance(node, py.IfExp):
+        return 1 + _cost(node.test) + _cost(node.body)
+    return _COST.get(type(node), 0) + sum(_cost(child) for child in py.iter_child_nodes(node))
 
 
 def _canonical(text) -> str:
