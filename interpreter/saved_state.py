@@ -198,8 +198,8 @@ def _narrative(game, s) -> None:
             seat = entry["to"] if key == "to" else values.get(key)
             if seat is not None and (type(seat) is not int or not 0 <= seat < game.num_players):
                 raise SavedStateError(f"field {field}: '{key}' is no seat")
-        try:
-            for seat in [None] + list(range(game.num_players)):
+        try:  # a spectator's reading and seat 0's take every path a reading can take
+            for seat in (None, 0):
                 narration.render(s, entry, seat)
         except (RulebookError, LookupError, TypeError, ValueError):
             raise SavedStateError(f"field {field}: the entry does not render") from None

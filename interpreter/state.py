@@ -359,26 +359,40 @@ class State:
         return determinize.determinize(self, player, rng)
 
     def to_dict(self) -> dict:
+        """The state as plain JSON data, a copy: changing it leaves the state alone."""
+        return self._data(_json_copy)
+
+    def _data(self, copied) -> dict:
+        """The state's fields as JSON data; ``copied`` copies the nested values (vars, stack,
+        narrative) or, for ``to_json``, which only writes them out, leaves them as they are."""
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
                 "params": dict(self.game.params),
                 "zones": [z[:] for z in self.zones] if self.chance is None else chance.raw_zones(self),
                 "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
                 "known": self.known[:],
-                "marks": {k: v[:] for k, v in self.marks.items()}, "vars": json.loads(json.dumps(self.vars)),
+                "marks": {k: v[:] for k, v in self.marks.items()}, "vars": copied(self.vars),
                 "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
-                "stack": json.loads(json.dumps(self.stack)), "decider": self.decider, "over": self.over,
-                "moves": self.moves, "narrative": json.loads(json.dumps(self.narrative)),
+                "stack": copied(self.stack), "decider": self.decider, "over": self.over,
+                "moves": self.moves, "narrative": copied(self.narrative),
                 "end_reason": self.end_reason,
                 **({} if self.chance is None else {"chance": chance.to_dict(self)})}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+        return json.dumps(self._data(_as_is), separators=(",", ":"), sort_keys=True)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.game is other.game and self.to_dict() == other.to_dict()
 
     def __str__(self) -> str:
         return json.dumps(self.view(None), indent=1, ensure_ascii=False)
+
+
+def _json_copy(value):
+    return json.loads(json.dumps(value))
+
+
+def _as_is(value):
+    return value
 
 
 def _copy_env(env: dict) -> dict:

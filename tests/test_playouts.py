@@ -124,6 +124,7 @@ def check_json_round_trip(state, text):
     """A state saved to JSON (``text``) and read back is the same state with the same legal actions."""
     restored = state.game.state_from_json(text)
     assert restored.to_json() == text, "state_from_json(to_json()) changed the state"
+    assert json.dumps(state.to_dict(), separators=(",", ":"), sort_keys=True) == text, "to_json() is not to_dict()"
     assert restored.current_player() == state.current_player()
     if not state.is_terminal():
         assert action_texts(restored) == action_texts(state), "the restored state offers other actions"
