@@ -229,8 +229,8 @@ class ExpressionGen(ComprehensionGen):
                 return N.Compare(left=_sub(self.state_table("loc"), left), ops=[op],
                                   comparators=[self.expr(node.right)])
             right = self.read_only_list(node.right)
-            return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right])
-        return N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)])
+            return _folded(N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right]))
+        return _folded(N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)]))
 
     def _x_boolop(self, node):
         """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
@@ -270,6 +270,8 @@ class ExpressionGen(ComprehensionGen):
         outer_memo = self.memo
         try:
             test = self._keeping(node.test, [node.then, node.otherwise])
+            if isinstance(test, py.Constant):  # a parameter or a constant decides (folded)
+                return self.expr(node.then if test.value else node.otherwise)
             return N.IfExp(test=test, body=self.expr(node.then), orelse=self.expr(node.otherwise))
         finally:
             self.memo = outer_memo
@@ -440,6 +442,22 @@ def _only_iterated(compiler, node, var) -> bool:
 
 def _is_local(compiler, node, var) -> bool:
     return isinstance(node, ast.Name) and node.id == var and compiler.symbols.get(node, ("",))[0] == "local"
+
+
+_FOLDED = {py.Eq: lambda a, b: a == b, py.NotEq: lambda a, b: a != b, py.In: lambda a, b: a in b,
+           py.NotIn: lambda a, b: a not in b}
+
+
+def _folded(compare):
+    """A comparison of two constants (a parameter with a literal: ``'per_horse' == 'per_horse'``)
+    as its value; else the comparison."""
+    left, right, op = compare.left, compare.comparators[0], type(compare.ops[0])
+    if isinstance(left, py.Constant) and isinstance(right, py.Constant) and op in _FOLDED:
+        if type(left.value) in (int, str, bool, type(None)) and (
+                op in (py.Eq, py.NotEq) and type(right.value) in (int, str, bool, type(None))
+                or op in (py.In, py.NotIn) and isinstance(right.value, tuple)):
+            return _const(_FOLDED[op](left.value, right.value))
+    return compare
 
 
 def _flattened(node, op) -> list:
