@@ -8,7 +8,7 @@ CPU executes does not.  Use this to tell whether a change to the engine made it 
 
 It runs the same random playouts as bench.py (seeds 0, 1, ...) twice under valgrind, once with
 the games and once without, and divides the difference by the number of decisions, so loading the
-ruleset does not count.  It needs ``valgrind`` on the PATH and takes about 150 times as long as
+ruleset does not count (both load it without the cache of compiled games, so both do the same work).  It needs ``valgrind`` on the PATH and takes about 150 times as long as
 the games themselves.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, {bench!r})
 from bench import play
 from interpreter import load_game
-game = load_game({ruleset!r}, players={players!r})
+game = load_game({ruleset!r}, players={players!r}, cache=False)
 print(sum(play(game, seed) for seed in range({games})))
 """
 
