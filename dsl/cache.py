@@ -25,6 +25,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from .yaml_loader import MAX_FILE_BYTES
+
 FORMAT = b"rulebook-cache 1\n"
 MAX_BYTES = 64 * 1024 * 1024
 SUFFIXES = (".game", ".lark")
@@ -68,8 +70,15 @@ def _refuse(folder, why):
 
 
 def file_digest(path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+    """The SHA-256 of a ruleset file; OSError for a file too large to be a ruleset (read no further)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except ValueError as exc:  # a path the file system refuses (a NUL byte)
+        raise OSError(str(exc)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError("too large for a ruleset")
+    return hashlib.sha256(data).hexdigest()
 
 
 def read(path: Path):

@@ -89,7 +89,10 @@ class Store:
         def find_and_note(name, folder):
             found = find(name, folder)
             if found is not None:
-                self.bases.append((name, str(folder), str(found), cache.file_digest(found)))
+                try:
+                    self.bases.append((name, str(folder), str(found), cache.file_digest(found)))
+                except OSError:  # not kept: the loader says what is wrong with the file
+                    self.entry = None
             return found
         return find_and_note
 
@@ -109,6 +112,8 @@ class Store:
 
     def put(self, game) -> None:
         """Keep ``game``; a game the pickler cannot write is simply not kept."""
+        if self.entry is None:
+            return
         try:
             payload = _dumps((self.bases, game))
         except Exception:  # noqa: BLE001
@@ -130,7 +135,7 @@ def _module_objects() -> dict:
         if module is None or not (name.split(".")[0] in ("dsl", "interpreter")):
             continue
         for attr, value in list(vars(module).items()):
-            if isinstance(value, _SCALARS):
+            if isinstance(value, _SCALARS) or attr.startswith("__"):
                 continue
             table.setdefault(id(value), (value, ("g", name, attr)))
             if isinstance(value, dict):

@@ -23,6 +23,7 @@ from dsl import cache
 from dsl import parser as parser_module
 from dsl.errors import Position
 from dsl.parser import parse_expression, parse_statement
+from dsl.yaml_loader import MAX_FILE_BYTES
 from interpreter import load_cache
 
 FOUR = ["la-famiglia", "gangster", "mafiadollar", "pferderennen-mafia"]
@@ -242,3 +243,13 @@ def test_the_grammar_read_from_the_cache_parses_the_same(cache_home, fresh_parse
     parser_module._parser.cache_clear()
     assert _parses() == built
     assert cache.read(entry) is not None
+
+
+def test_a_file_too_large_for_a_ruleset_is_not_read_for_a_key(cache_home, tmp_path):
+    huge = tmp_path / "huge.yaml"
+    huge.write_bytes(b"# " + b"x" * MAX_FILE_BYTES + b"\n")
+    variant = tmp_path / "variant.yaml"
+    variant.write_text("extends: huge.yaml\n", encoding="utf-8")
+    for path in (huge, variant):
+        assert _error_text(lambda: load_game(path)) == _error_text(lambda: load_game(path, cache=False))
+    assert entries(cache_home) == []
