@@ -43,7 +43,7 @@ def entries(home) -> list:
     return sorted((home / "rulebook").glob("*.game"))
 
 
-def digest(game, seeds=(1, 2), decisions=150) -> str:
+def digest(game, seeds=(1, 2), decisions=80) -> str:
     """A SHA-256 of seeded random playouts: the legal action texts and the state after each action."""
     h = hashlib.sha256()
     for seed in seeds:
