@@ -191,16 +191,16 @@ def _check_depth(text: str, file: str) -> None:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise _too_deep(file, event.start_mark)
+                    raise _too_deep(_mark_position(file, event.start_mark))
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
     finally:
         loader.dispose()
 
 
-def _too_deep(file: str, mark) -> YamlError:
-    return YamlError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)",
-                     _mark_position(file, mark), "flatten the structure: no ruleset needs that many levels")
+def _too_deep(where: Position) -> YamlError:
+    return YamlError(f"the document is nested too deeply (more than {MAX_DEPTH} levels)", where,
+                     "flatten the structure: no ruleset needs that many levels")
 
 
 class _DepthLimitedLoader(yaml.SafeLoader):
@@ -211,7 +211,7 @@ class _DepthLimitedLoader(yaml.SafeLoader):
     def compose_node(self, parent, index):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise _too_deep(self.name, self.peek_event().start_mark)
+            raise _too_deep(_mark_position(self.name, self.peek_event().start_mark))
         try:
             return super().compose_node(parent, index)
         finally:
@@ -243,6 +243,8 @@ def load_yaml_text(text: str, file: str = "<string>") -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _mark_position(file, mark) if mark else Position(file, 1, 1)
+        if "maximum nesting depth" in str(exc.problem):  # newer libyaml's own limit, met before ours
+            raise _too_deep(pos) from None
         if mark and text[mark.index:mark.index + 1] == "\t":  # libyaml and PyYAML word this differently
             raise YamlError("a tab character where YAML expects indentation or a value", pos,
                             "check indentation: YAML indents with spaces, not tabs") from None
