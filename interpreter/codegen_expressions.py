@@ -449,8 +449,8 @@ _FOLDED = {py.Eq: lambda a, b: a == b, py.NotEq: lambda a, b: a != b, py.In: lam
 
 
 def _folded(compare):
-    """A comparison of two constants (a parameter with a literal: ``'per_horse' == 'per_horse'``)
-    as its value; else the comparison."""
+    """A comparison of two constants (a parameter folded in, compared with a literal:
+    ``'fixed' == 'fixed'``) as its value; else the comparison."""
     left, right, op = compare.left, compare.comparators[0], type(compare.ops[0])
     if isinstance(left, py.Constant) and isinstance(right, py.Constant) and op in _FOLDED:
         if type(left.value) in (int, str, bool, type(None)) and (
