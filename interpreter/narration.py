@@ -46,9 +46,10 @@ def add(state, message: str, values: dict, to=None) -> None:
     names = _CHECKED.get(message)
     if names is None:
         names = _fields(message)
-        if len(_CHECKED) >= 512:
-            _CHECKED.clear()
-        _CHECKED[message] = names
+        if len(message) <= 400:  # a ruleset's own texts: few and short
+            if len(_CHECKED) >= 512:
+                _CHECKED.clear()
+            _CHECKED[message] = names
     used = {}
     seen = []
     for name in names:
@@ -84,7 +85,6 @@ def _kept_when_short(function):
     return wrapper
 
 
-@_kept_when_short
 def _fields(message: str) -> tuple:
     """The names of the fields a message uses, each checked."""
     names = []
