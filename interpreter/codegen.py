@@ -53,7 +53,7 @@ class CodeGen(ExpressionGen):
         self.memo = None  # text of such a part -> that local, while generating the branches
         self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
-        self.env_writes: list = []  # (statements, statement) writing an option's parameter to e
+        self.env_writes: list = []  # the statements writing an option's parameter to e
         self._pending: list = []  # FunctionDefs not compiled yet
         self._stubs: list = []  # the functions handed out, by number
         self.namespace["_flush"] = self.flush

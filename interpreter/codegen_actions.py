@@ -21,6 +21,7 @@ from dsl.unparse import unparse
 
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
 from .actions import Action, frozen
+from .codegen_expressions import names_local
 from .codegen_invariants import Invariants
 
 
@@ -59,7 +60,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
         gen.invariant = None
     body[:0] = invariant.resetting(0)
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
-        _drop(body, {id(write) for _, write in gen.env_writes})
+        _drop(body, {id(write) for write in gen.env_writes})
         copy = []
     else:  # on a copy of the locals, as the closures of legal_actions_at do
         copy = [_assign("e", _call(_load("dict"), [E]))]
@@ -148,14 +149,16 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     domain_node = option.params[i][1]
     items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
     single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
+    distinct = distinct_keys(gen, domain_node, spec.component_params[i])
+    unwrapped = _unwrapped(gen, domain_node)
     fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
     invariant = gen.invariant
     if single:
         domain = invariant.settle(gen, gen.expr(domain_node.items[0]))
-    elif isinstance(_unwrapped(gen, domain_node), ast.Comprehension) and _unwrapped(gen, domain_node).func == "list":
-        gen.scopes.append(Scope({}, opaque=domain_node is not _unwrapped(gen, domain_node)))
+    elif isinstance(unwrapped, ast.Comprehension) and unwrapped.func == "list":
+        gen.scopes.append(Scope({}, opaque=domain_node is not unwrapped))
         try:
-            prelude, source, loop_var, condition, domain = gen.comprehension_loop(_unwrapped(gen, domain_node))
+            prelude, source, loop_var, condition, domain = gen.comprehension_loop(unwrapped)
         finally:
             gen.scopes.pop()
         source = invariant.settle(gen, source)
@@ -165,8 +168,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         invariant.depth = i
         fused = (prelude, source, loop_var, condition)
     else:  # a list of constants is iterated as one tuple constant when no value is skipped
-        domain = invariant.settle(gen, (gen.read_only_list if distinct_keys(gen, domain_node, spec.component_params[i])
-                                        else gen.list_expr)(domain_node))
+        domain = invariant.settle(gen, (gen.read_only_list if distinct else gen.list_expr)(domain_node))
     last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     invariant.levels[var] = invariant.depth = i + 1
@@ -183,10 +185,9 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         if check is not None or not last:
             write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
             bound.append(write)
-            gen.env_writes.append((None, write))
+            gen.env_writes.append(write)
         bound.extend([_if(check, inner)] if check is not None else inner)
         return bound
-    distinct = distinct_keys(gen, domain_node, spec.component_params[i])
     if spec.component_params[i]:
         key_value = _interchangeable(gen, _load(var), domain_node)
     elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
@@ -206,7 +207,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
         write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)
-        gen.env_writes.append((None, write))
+        gen.env_writes.append(write)
     if check is not None:
         loop.append(_if(_not(check), [N.Continue()]))
     loop.extend(inner)
@@ -258,7 +259,7 @@ def _distinct(gen, node) -> bool:
             return node.func in ("neighbors", "cells", "range")
         return kind == "define" and not node.args and _distinct(gen, _unwrapped(gen, node))
     if isinstance(node, ast.Comprehension) and node.func == "list":
-        return (_is_var(compiler, node.elem, node.var) or _occupant(compiler, node) is not None) \
+        return (names_local(compiler, node.elem, node.var) or _occupant(compiler, node) is not None) \
             and _distinct(gen, node.source)
     return False
 
@@ -271,7 +272,7 @@ def _on_cells(gen, node) -> bool:
     if isinstance(node, ast.Comprehension) and node.func == "list":
         if _occupant(compiler, node) is not None:
             return True
-        return _is_var(compiler, node.elem, node.var) and _on_cells(gen, node.source)
+        return names_local(compiler, node.elem, node.var) and _on_cells(gen, node.source)
     if isinstance(node, ast.Call) and compiler.symbols.get(node, ("",))[0] == "define" and not node.args:
         return _on_cells(gen, _unwrapped(gen, node))
     return False
@@ -280,13 +281,9 @@ def _on_cells(gen, node) -> bool:
 def _from_one_zone(gen, node) -> bool:
     """Whether ``node`` is a zone or a selection (``[c for c in ZONE if ...]``) from one."""
     node = _unwrapped(gen, node)
-    while isinstance(node, ast.Comprehension) and node.func == "list" and _is_var(gen.compiler, node.elem, node.var):
+    while isinstance(node, ast.Comprehension) and node.func == "list" and names_local(gen.compiler, node.elem, node.var):
         node = _unwrapped(gen, node.source)
     return gen.compiler.types.get(node) == ZONE
-
-
-def _is_var(compiler, node, var) -> bool:
-    return isinstance(node, ast.Name) and node.id == var and compiler.symbols.get(node, ("",))[0] == "local"
 
 
 def _occupant(compiler, node):
@@ -294,7 +291,7 @@ def _occupant(compiler, node):
     on distinct cells, none left out), else None."""
     elem = node.elem
     if not (isinstance(elem, ast.Call) and elem.func == "at" and len(elem.args) == 1 and not elem.kwargs
-            and compiler.symbols.get(elem, ("",))[0] == "func" and _is_var(compiler, elem.args[0], node.var)):
+            and compiler.symbols.get(elem, ("",))[0] == "func" and names_local(compiler, elem.args[0], node.var)):
         return None
     parts, cond = [], node.cond
     while isinstance(cond, ast.BoolOp) and cond.op == "and":

@@ -292,8 +292,9 @@ class _Bounds:
         if isinstance(node, ast.Call) and kind == "func" and not node.kwargs:
             if node.func == "neighbors":
                 return self.neighbours
-            if node.func == "lines_through":
-                return 2
+            fixed = self.gen.fixed_length(node)
+            if fixed is not None:
+                return fixed
             if node.func == "cells":
                 found = self.gen.grid_cells(node)
                 return len(found) if found is not None else None

@@ -425,9 +425,9 @@ def _only_iterated(compiler, node, var) -> bool:
     """Whether ``node`` reads the local ``var`` only as what a comprehension iterates (directly or
     through a definition's parameter), so that a tuple may stand for the list ``var`` holds."""
     if isinstance(node, ast.Name):
-        return not _is_local(compiler, node, var)
+        return not names_local(compiler, node, var)
     if isinstance(node, ast.Comprehension):
-        if not (_is_local(compiler, node.source, var) or _only_iterated(compiler, node.source, var)):
+        if not (names_local(compiler, node.source, var) or _only_iterated(compiler, node.source, var)):
             return False
         return node.var == var or all(_only_iterated(compiler, part, var)
                                       for part in (node.elem, node.cond) if part is not None)
@@ -435,12 +435,13 @@ def _only_iterated(compiler, node, var) -> bool:
         define = compiler.rs.defines[compiler.symbols[node][1]]
         if node.kwargs or len(node.args) != len(define.params):
             return False
-        return all(_only_iterated(compiler, define.body, param) if _is_local(compiler, arg, var)
+        return all(_only_iterated(compiler, define.body, param) if names_local(compiler, arg, var)
                    else _only_iterated(compiler, arg, var) for param, arg in zip(define.params, node.args))
     return all(_only_iterated(compiler, part, var) for part in ast.children(node))
 
 
-def _is_local(compiler, node, var) -> bool:
+def names_local(compiler, node, var) -> bool:
+    """Whether ``node`` is the name of the local ``var``."""
     return isinstance(node, ast.Name) and node.id == var and compiler.symbols.get(node, ("",))[0] == "local"
 
 
