@@ -54,6 +54,8 @@ class CodeGen(ExpressionGen):
         self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
         self.env_writes: list = []  # the statements writing an option's parameter to e
+        self.aliases: dict = {}  # local an unrolled any/all keeps its list in -> the (cheap) code of that list
+        self.twins: dict = {}  # id of a table -> (the table, (code reading its twin of getters, level) or None)
         self._pending: list = []  # FunctionDefs not compiled yet
         self._stubs: list = []  # the functions handed out, by number
         self.namespace["_flush"] = self.flush
@@ -63,6 +65,7 @@ class CodeGen(ExpressionGen):
         means nothing in another process."""
         state = dict(self.__dict__)
         state["_values"] = {}
+        state["twins"] = {}
         return state
 
     # ---- plumbing --------------------------------------------------------------------------------

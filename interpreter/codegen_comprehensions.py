@@ -6,11 +6,12 @@
 from __future__ import annotations
 
 import ast as py
+from operator import itemgetter
 
 from dsl import ast
 from dsl.types import ZONE
 
-from .codegen_ast import N, Scope, Unsupported, _call, _const, _copy, _load, _store, _sub
+from .codegen_ast import N, Scope, Unsupported, _call, _cheap, _const, _copy, _load, _store, _sub
 from .comprehensions import _nests_comprehension, printed_mask
 from .limits import MAX_ITERATIONS, iterations_exceeded
 
@@ -58,6 +59,8 @@ class ComprehensionGen:
             raise Unsupported("comprehension in what a comprehension iterates")
         source = self.iterated(node.source, node)
         items = self.fresh("s")
+        if unrolled and _cheap(source):
+            self.aliases[items] = source
         bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
         make = self._unrolled if unrolled else self._comprehension
         if uncounted or (outer_count is None and not nests):  # a lone one whose source holds comprehensions
@@ -192,10 +195,15 @@ class ComprehensionGen:
             if cond is not None:
                 test = N.BoolOp(op=N.And(), values=[cond, test])
             return _call(_load("len"), [comp(_const(0), test)])
-        searched = _searched(elem, var, N.Eq if func == "any" else N.NotEq) if cond is None else None
+        searched = _searched(elem, var, (N.Eq, N.Is) if func == "any" else (N.NotEq, N.IsNot)) if cond is None else None
         if searched is not None:  # any(t[x] == k for x in xs) is k in map(t.__getitem__, xs), in C
             table, key = searched
-            lookups = _call(_load("map"), [N.Attribute(value=table, attr="__getitem__", ctx=N.Load()), source])
+            getter = self.getter_of(source)
+            if getter is not None:  # xs is a tuple of indices the game fixed: k in G(t), G its itemgetter
+                lookups = _call(getter, [table])
+            else:
+                lookups = _call(_load("map"), [N.Attribute(value=table, attr="__getitem__", ctx=N.Load()),
+                                               source])
             return N.Compare(left=key, ops=[N.In() if func == "any" else N.NotIn()], comparators=[lookups])
         if func == "any":
             item = elem if cond is None else N.BoolOp(op=N.And(), values=[cond, elem])
@@ -208,6 +216,63 @@ class ComprehensionGen:
             return N.Call(func=_load(func), args=[comp(elem, cond)],
                            keywords=[N.keyword(arg="default", value=_const(0))])
         raise Unsupported(func)
+
+    def getter_of(self, node):
+        """For ``node`` a tuple of indices read from a table of the game (a constant, a value given
+        to the generated code, an item of such, or the local an unrolled ``any``/``all`` keeps one in),
+        the code of the ``itemgetter`` of those indices, from a twin of the table built once; else
+        None.  ``k in G(t)`` finds ``k`` among the ``t[x]`` as ``map`` does, the lookups done in C
+        (the indices are cells or components, in range by their types)."""
+        found = self._twin_of(node)
+        return found[0] if found is not None and found[1] == 1 else None
+
+    def _twin_of(self, node):
+        """``(code, level)``: code reading the twin of what ``node`` reads, ``level`` tuples deep
+        above the getters; None if there is none."""
+        if isinstance(node, py.Subscript) and not isinstance(node.slice, py.Slice):
+            found = self._twin_of(node.value)
+            if found is None or found[1] < 2:
+                return None
+            return _sub(found[0], _copy(node.slice)), found[1] - 1
+        if isinstance(node, py.Name) and node.id in self.aliases:
+            return self._twin_of(_copy(self.aliases[node.id]))
+        if isinstance(node, py.Name) and node.id.startswith("_k") and node.id in self.namespace:
+            value = self.namespace[node.id]
+        elif isinstance(node, py.Constant):
+            value = node.value
+        else:
+            return None
+        if id(value) not in self.twins:
+            level = _level(value)
+            self.twins[id(value)] = (value, None if level is None else (self.value(_twin(value)), level))
+        twin = self.twins[id(value)][1]
+        return None if twin is None else (_copy(twin[0]), twin[1])
+
+
+def _level(value):
+    """How many tuples deep ``value`` nests whole numbers (a tuple of numbers: 1); None if it is
+    not such a nest (a level holding mixed things, or anything but sequences and numbers ≥ 0).
+    The game's tables given to generated code never change, lists among them included."""
+    if type(value) not in (tuple, list):
+        return None
+    if all(type(v) is int and v >= 0 for v in value):
+        return 1
+    levels = {_level(v) for v in value}
+    return levels.pop() + 1 if len(levels) == 1 and None not in levels else None
+
+
+def _twin(value):
+    """A nest of tuples of indices with each tuple of indices replaced by its getter: ``t`` ->
+    the tuple of ``t[i]`` for those indices (one index is asked twice, to get a tuple; none gives ())."""
+    if all(type(v) is int for v in value):
+        if len(value) >= 2:
+            return itemgetter(*value)
+        return itemgetter(value[0], value[0]) if value else _no_items
+    return tuple(_twin(v) for v in value)
+
+
+def _no_items(table):
+    return ()
 
 
 def _searched(elem, var, op):

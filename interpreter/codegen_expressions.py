@@ -451,13 +451,17 @@ _FOLDED = {py.Eq: lambda a, b: a == b, py.NotEq: lambda a, b: a != b, py.In: lam
 
 def _folded(compare):
     """A comparison of two constants (a parameter folded in, compared with a literal:
-    ``'fixed' == 'fixed'``) as its value; else the comparison."""
+    ``'fixed' == 'fixed'``) as its value; a comparison with ``none`` as ``is``/``is not`` (the
+    language's values are equal to None only when they are None); else the comparison."""
     left, right, op = compare.left, compare.comparators[0], type(compare.ops[0])
     if isinstance(left, py.Constant) and isinstance(right, py.Constant) and op in _FOLDED:
         if type(left.value) in (int, str, bool, type(None)) and (
                 op in (py.Eq, py.NotEq) and type(right.value) in (int, str, bool, type(None))
                 or op in (py.In, py.NotIn) and isinstance(right.value, tuple)):
             return _const(_FOLDED[op](left.value, right.value))
+    if op in (py.Eq, py.NotEq) and any(isinstance(side, py.Constant) and side.value is None
+                                       for side in (left, right)):
+        compare.ops = [N.Is() if op is py.Eq else N.IsNot()]
     return compare
 
 

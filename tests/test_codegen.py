@@ -224,3 +224,17 @@ def test_a_nest_over_grid_tables_counts_unless_it_cannot_reach_the_budget(tmp_pa
                 game.new_initial_state(0).legal_actions()
         else:
             assert any(a.name == "place" for a in game.new_initial_state(0).legal_actions())
+
+
+def test_a_search_among_indices_from_a_table_of_the_game_reads_them_with_one_getter():
+    """``any(at(n) == none for n in neighbors(c))`` is ``None in G[c](cells)``, ``G`` the table of
+    neighbours with each tuple of cells replaced by its ``itemgetter`` (one cell is asked twice to
+    give a tuple, none gives ``()``); only nests of tuples (or lists) of whole numbers ≥ 0 get one."""
+    from interpreter.codegen_comprehensions import _level, _twin
+    table = [(1, 3), (0,), (), (0, 1, 2)]
+    cells = [None, "a", "b", None]
+    assert _level(table) == 2 and _level([table, table]) == 3 and _level((4, 5)) == 1
+    assert [None in getter(cells) for getter in _twin(table)] == [any(cells[i] is None for i in t) for t in table]
+    assert [("a" in getter(cells)) for getter in _twin(table)] == [True, True, False, True]
+    for refused in ([(1, 2), ((1,),)], [(True,)], [(-1,)], [(1, None)], "ab", 3):
+        assert _level(refused) is None
