@@ -268,15 +268,16 @@ class State:
             elif not isinstance(action, Action):
                 raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
         legal = self.legal_actions()
-        if not any(map(is_, legal, repeat(action))) and action not in legal:
+        batch = action.batch  # an action of this very decision (the usual case) is legal at once
+        if (type(batch) is not ActionBatch or batch.actions is not legal) and not any(map(is_, legal, repeat(action))) \
+                and action not in legal:
             named = isinstance(action.batch, ActionBatch) and any(a is action for a in action.batch.actions)
             raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
                                      hint="choose one of state.legal_actions()")
         option = action.option
         frame = self.stack[-1]
         env = frame[2]
-        for name, value in zip(option.param_names, action.values):
-            env[name] = value
+        env.update(zip(option.param_names, action.values))
         frame[1] = option.start
         self.decider = None
         self.legal_cache = None

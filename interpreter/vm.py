@@ -45,73 +45,79 @@ def execute(s, stack, allow_choose: bool) -> bool:
     procs = s.game.procs
     codes = s.game.codes
     steps = 0
-    while stack:
-        frame = stack[-1]
-        code = codes[frame[0]]
-        env = frame[2]
-        pc = frame[1]
-        while True:
-            ins = code[pc]
-            op = ins[0]
-            steps += 1
-            if steps > MAX_STEPS:
+    if not stack:
+        return True
+    frame = stack[-1]
+    code = codes[frame[0]]
+    env = frame[2]
+    pc = frame[1]
+    while True:
+        ins = code[pc]
+        op = ins[0]
+        steps += 1
+        if steps > MAX_STEPS:
+            frame[1] = pc
+            raise _runaway(procs, stack)
+        try:
+            if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
+                pc = ins[3]
+                rounds = ins[1](s, env)
+                if rounds:
+                    steps += rounds
+            elif op == JUMPF:
+                pc = pc + 1 if ins[1](s, env) else ins[2]
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == EXEC:
+                pc += 1
+                ins[1](s, env)
+            elif op == CALL:  # the callee's frame runs next, in this loop
+                frame[1] = pc + 1
+                if len(stack) >= MAX_CALL_DEPTH:
+                    raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
+                                            ins[-1], "a procedure calls itself without end")
+                env = ins[2](s, env)
+                frame = [ins[1], 0, env]
+                stack.append(frame)
+                code = codes[ins[1]]
+                pc = 0
+            elif op == RET:  # the caller's frame goes on, in this loop
+                done = stack.pop()
+                if not stack:
+                    return True
+                frame = stack[-1]
+                code = codes[frame[0]]
+                env = frame[2]
+                pc = frame[1]
+                call = code[pc - 1]
+                if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
+                    _store_returned(s, frame, done, call)
+            elif op == CHOOSE:
+                if not allow_choose:
+                    raise RulesRuntimeError("a trigger reached a decision", ins[-1])
                 frame[1] = pc
-                raise _runaway(procs, stack)
-            try:
-                if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
+                if suspend(s, frame, ins[1]):
+                    return False
+                pc = frame[1]  # no one could choose: past the decision
+            elif op == FORNEXT:
+                it = env[ins[1]]
+                if it[1] < len(it[0]):
+                    if ins[2] is not None:
+                        env[ins[2]] = it[0][it[1]]
+                    it[1] += 1
+                    pc += 1
+                else:
+                    del env[ins[1]]
                     pc = ins[3]
-                    rounds = ins[1](s, env)
-                    if rounds:
-                        steps += rounds
-                elif op == JUMPF:
-                    pc = pc + 1 if ins[1](s, env) else ins[2]
-                elif op == JUMP:
-                    pc = ins[1]
-                elif op == EXEC:
-                    pc += 1
-                    ins[1](s, env)
-                elif op == CALL:
-                    frame[1] = pc + 1
-                    if len(stack) >= MAX_CALL_DEPTH:
-                        raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
-                                                ins[-1], "a procedure calls itself without end")
-                    stack.append([ins[1], 0, ins[2](s, env)])
-                    break
-                elif op == RET:
-                    done = stack.pop()
-                    if stack:
-                        caller = stack[-1]
-                        call = codes[caller[0]][caller[1] - 1]
-                        if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
-                            _store_returned(s, caller, done, call)
-                    break
-                elif op == CHOOSE:
-                    if not allow_choose:
-                        raise RulesRuntimeError("a trigger reached a decision", ins[-1])
-                    frame[1] = pc
-                    if suspend(s, frame, ins[1]):
-                        return False
-                    pc = frame[1]  # no one could choose: past the decision
-                elif op == FORNEXT:
-                    it = env[ins[1]]
-                    if it[1] < len(it[0]):
-                        if ins[2] is not None:
-                            env[ins[2]] = it[0][it[1]]
-                        it[1] += 1
-                        pc += 1
-                    else:
-                        del env[ins[1]]
-                        pc = ins[3]
-                elif op == FORINIT:
-                    env[ins[2]] = [list(ins[1](s, env)), 0]
-                    pc += 1
-            except GameOver:
-                raise
-            except RulebookError as exc:
-                raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
-            except Exception as exc:  # a ruleset's expression failed: report it at its statement
-                raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
-    return True
+            elif op == FORINIT:
+                env[ins[2]] = [list(ins[1](s, env)), 0]
+                pc += 1
+        except GameOver:
+            raise
+        except RulebookError as exc:
+            raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
+        except Exception as exc:  # a ruleset's expression failed: report it at its statement
+            raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
 
 
 def _store_returned(s, caller, done, call) -> None:
