@@ -17,15 +17,8 @@ from .actions import Action, ActionBatch, legal_actions_at
 from .lazy_pile import raw
 from .views import view_of
 
-MASK64 = (1 << 64) - 1
-GOLDEN_GAMMA = 0x9E3779B97F4A7C15  # splitmix64's increment
+from .splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
 
-
-def _mixed(z: int) -> int:
-    """splitmix64's output for the generator state ``z``."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
 FORMAT = 1
 
 
@@ -64,7 +57,7 @@ class State:
         if self.chance is not None:
             return self.chance.next(n)
         self.rng = z = (self.rng + GOLDEN_GAMMA) & MASK64
-        return _mixed(z) % n
+        return mixed(z) % n
 
     def shuffle_zone(self, zone: int) -> None:
         if self.chance is not None and chance.shuffle_lazily(self, zone):
@@ -79,14 +72,12 @@ class State:
                 j = self.chance.next(i + 1)
                 cards[i], cards[j] = cards[j], cards[i]
             return
-        z = self.rng  # the steps of random_below and _mixed, inline, with the generator's state in a local
-        for i in range(len(cards) - 1, 0, -1):
-            z = (z + GOLDEN_GAMMA) & MASK64
-            x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-            j = (x ^ (x >> 31)) % (i + 1)
+        drawn, self.rng = outputs(self.rng, len(cards) - 1)  # the numbers random_below would give, at once
+        i = len(cards) - 1
+        for x in drawn:
+            j = x % (i + 1)
             cards[i], cards[j] = cards[j], cards[i]
-        self.rng = z
+            i -= 1
 
     # ---- changes used by effects -----------------------------------------------------------------
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
