@@ -113,7 +113,15 @@ class State:
         if seen_there is None:
             seen_there = game.visible_mask(self, dest)
         seen |= seen_there | (game.top_mask[dest] if target[-1] == c else 0)
-        self._learn(c, cards, seen)
+        # who knows where things are now: the seats that saw c at either end track it; the others
+        # cannot tell which component left, so they lose track of what stays behind
+        known = self.known
+        known[c] = seen
+        blind = game.all_seats & ~seen
+        if blind:
+            keep = ~blind
+            for other in (cards if type(cards) is list else raw(cards)):  # in any order: fix none
+                known[other] &= keep
         triggers = game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
@@ -128,17 +136,6 @@ class State:
                 raise RulesRuntimeError(f"{game.names[c]} cannot go into zone '{game.zone_names[dest]}', "
                                         "which it holds itself", hint="a component cannot lie inside itself")
             host = game.zone_host[self.loc[host]]
-
-    def _learn(self, c, rest, seen) -> None:
-        """Who knows where things are after ``c`` moved: the seats that saw it at either end track
-        it; the others cannot tell which component left, so they lose track of what stays behind."""
-        known = self.known
-        known[c] = seen
-        blind = self.game.all_seats & ~seen
-        if blind:
-            keep = ~blind
-            for other in (rest if type(rest) is list else raw(rest)):  # in any order: fix none
-                known[other] &= keep
 
     def _leave_cell(self, c, src, dest, cell) -> None:
         game = self.game
@@ -156,13 +153,18 @@ class State:
             self.cells[cell] = c
 
     def _fire_move(self, c, src, dest, triggers) -> None:
-        owner = self.game.zone_owner_now
-        if triggers[src] is not None and triggers[src][1]:
-            vm.fire(self, triggers[src][1], {"component": c, "owner": owner(self, src)})
-        if triggers[dest] is not None and triggers[dest][0]:
-            vm.fire(self, triggers[dest][0], {"component": c, "owner": owner(self, dest)})
-        if triggers[src] is not None and triggers[src][2] and not self.zones[src]:
-            vm.fire(self, triggers[src][2], {"owner": owner(self, src)})
+        game = self.game
+        hosted, owners = game.zone_host, game.zone_owner
+        leaving, entering = triggers[src], triggers[dest]
+        if leaving is not None and leaving[1]:
+            owner = owners[src] if hosted[src] is None else game.zone_owner_now(self, src)
+            vm.fire(self, leaving[1], {"component": c, "owner": owner})
+        if entering is not None and entering[0]:
+            owner = owners[dest] if hosted[dest] is None else game.zone_owner_now(self, dest)
+            vm.fire(self, entering[0], {"component": c, "owner": owner})
+        if leaving is not None and leaving[2] and not self.zones[src]:
+            owner = owners[src] if hosted[src] is None else game.zone_owner_now(self, src)
+            vm.fire(self, leaving[2], {"owner": owner})
 
     def note(self, message) -> None:
         """Note a text (or a narration entry, rendered when read) in the public notes of this move."""

@@ -161,7 +161,8 @@ def run(s) -> None:
 
 
 def fire(s, triggers, bindings) -> None:
-    """Run triggers at once, inside the current effect."""
+    """Run triggers at once, inside the current effect.  ``bindings`` (a new dict, given away)
+    becomes the locals of a lone trigger; several get a copy each."""
     if s.trigger_depth >= MAX_TRIGGER_DEPTH:
         raise RulesRuntimeError(f"{s.game.procs[triggers[0][0]].name} set off more than "
                                 f"{MAX_TRIGGER_DEPTH} triggers in a row", s.game.procs[triggers[0][0]].position,
@@ -169,7 +170,7 @@ def fire(s, triggers, bindings) -> None:
     s.trigger_depth += 1
     try:
         for proc, when in triggers:
-            env = dict(bindings)
+            env = bindings if len(triggers) == 1 else dict(bindings)  # each trigger its own locals
             if when is None or when(s, env):
                 execute(s, [[proc, 0, env]], False)
     finally:
