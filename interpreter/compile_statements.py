@@ -179,7 +179,10 @@ class StatementCompiler:
         code.append((CALL, index, self.call_locals(self.procs[index].params, stmt.args), store, stmt.position))
 
     def call_locals(self, params, args):
-        """``f(s, e)`` making the locals a procedure starts with: its parameters' values."""
+        """``f(s, e)`` making the locals a procedure starts with: its parameters' values (None for a
+        procedure without parameters: it starts with no locals)."""
+        if not params:
+            return None
         if self.codegen is not None:
             generated = self.codegen.dict_function(params, args)
             if generated is not None:

@@ -76,7 +76,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if len(stack) >= MAX_CALL_DEPTH:
                     raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
                                             ins[-1], "a procedure calls itself without end")
-                env = ins[2](s, env)
+                env = {} if ins[2] is None else ins[2](s, env)
                 frame = [ins[1], 0, env]
                 stack.append(frame)
                 code = codes[ins[1]]
