@@ -148,11 +148,37 @@ class CodeGen(ExpressionGen):
         except Unsupported:
             self.abandon(outer)
             return None
-        body = self.end(outer, [N.Return(value=result)])
         if isinstance(result, py.Constant) and not as_list:
+            self.abandon(outer)
             value = result.value
             return lambda s, e: value
-        return self.function(["s", "e"], body)
+        loops, result = self.searches_as_loops(result)
+        return self.function(["s", "e"], self.end(outer, loops + [N.Return(value=result)]))
+
+    def searches_as_loops(self, node):
+        """``(statements, node')``: the ``any``/``all`` over a generator that ``node`` always computes
+        first (itself, under ``not``, or the first operand of ``and``/``or``) as a ``for`` loop run
+        before it, its result in a local that ``node'`` reads: the same items tested in the same
+        order, stopping at the same one, without resuming a generator for each."""
+        if isinstance(node, py.UnaryOp) and isinstance(node.op, py.Not):
+            loops, operand = self.searches_as_loops(node.operand)
+            return loops, N.UnaryOp(op=node.op, operand=operand)
+        if isinstance(node, py.BoolOp):
+            loops, first = self.searches_as_loops(node.values[0])
+            return loops, N.BoolOp(op=node.op, values=[first] + node.values[1:])
+        if not (isinstance(node, py.Call) and isinstance(node.func, py.Name) and node.func.id in ("any", "all")
+                and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], py.GeneratorExp)
+                and len(node.args[0].generators) == 1 and not node.args[0].generators[0].is_async):
+            return [], node
+        search, found = node.args[0], self.fresh("a")
+        loop = search.generators[0]
+        is_any = node.func.id == "any"
+        test = search.elt if is_any else N.UnaryOp(op=N.Not(), operand=search.elt)
+        if loop.ifs:
+            test = N.BoolOp(op=N.And(), values=list(loop.ifs) + [test])
+        hit = N.If(test=test, body=[N.Assign(targets=[_store(found)], value=_const(is_any)), N.Break()], orelse=[])
+        return [N.Assign(targets=[_store(found)], value=_const(not is_any)),
+                N.For(target=loop.target, iter=loop.iter, body=[hit], orelse=[], type_comment=None)], _load(found)
 
     def dict_function(self, keys, nodes):
         """A generated ``f(s, e)`` returning ``{key: value of node}`` for the pairs given, the values

@@ -238,3 +238,35 @@ def test_a_search_among_indices_from_a_table_of_the_game_reads_them_with_one_get
     assert [("a" in getter(cells)) for getter in _twin(table)] == [True, False, False, True]
     for refused in ([(1, 2), ((1,),)], [(True,)], [(-1,)], [(1, None)], "ab", 3):
         assert _level(refused) is None
+
+
+@pytest.mark.parametrize("condition, looped, fails", [
+    ("not any(10 // (c.value - c.value) > 0 for c in active.hand)", {"any"}, True),
+    ("all(c.value > 0 for c in active.hand) and not any(c.value > 2 for c in pile)", {"all"}, False),
+    ("any(c.value == 2 for c in active.hand if c.value > 1) or size(pile) > 100", {"any"}, False),
+])
+def test_a_condition_searching_a_list_runs_its_search_as_a_loop(tmp_path, condition, looped, fails):
+    """``any``/``all`` over a generator that a condition always computes first is a ``for`` loop
+    before its ``return`` (CodeGen.searches_as_loops; a search computed only sometimes, after
+    ``and``, stays as it is): the same decisions as the closures, and an error inside the search
+    still names the condition's rule."""
+    from conftest import MINIMAL
+    from interpreter import RulebookError
+    text = MINIMAL.read_text(encoding="utf-8").replace("  - while: not empty(pile)\n",
+                                                       f"  - while: ({condition}) and not empty(pile)\n", 1)
+    path = tmp_path / "searches.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  - while:"))
+    generated, reference = _pair(path, 2)
+    from interpreter.instructions import JUMPF
+    test = next(ins[1] for code in generated.codes for ins in code if ins[0] == JUMPF and ins[-1].line == line)
+    test.__globals__["_flush"]()  # compile the pending generated functions
+    assert not looped & set(test.__code__.co_names), "the search is a loop"
+    if fails:
+        for game in (generated, reference):
+            with pytest.raises(RulebookError) as info:
+                game.new_initial_state(0)
+            assert info.value.position.line == line and "division by zero" in info.value.message
+        return
+    for seed in range(20):
+        _same_game(generated, reference, seed, check_texts=True)
