@@ -132,7 +132,8 @@ class _Builder:
             gen.abandon(outer)
             test, prelude = _call(gen.value(ins[1]), [S, E]), []
         else:
-            prelude = gen.end(outer, [])
+            loops, test = gen.searches_as_loops(test)
+            prelude = gen.end(outer, loops)
         self.numbered(prelude + [test], ins[-1])
         node = N.If(test=test, body=then or [N.Pass()], orelse=otherwise)
         node.lineno = node.end_lineno = test.lineno

@@ -270,3 +270,31 @@ def test_a_condition_searching_a_list_runs_its_search_as_a_loop(tmp_path, condit
         return
     for seed in range(20):
         _same_game(generated, reference, seed, check_texts=True)
+
+
+@pytest.mark.parametrize("condition, fails", [
+    ("any(c.value == 2 for c in active.hand) and size(pile) > 2", False),
+    ("not all(10 // (c.value - c.value) > 0 for c in active.hand)", True),
+])
+def test_an_if_inside_a_generated_block_runs_its_search_as_a_loop(tmp_path, condition, fails):
+    """The same for the test of an ``if`` inside a generated block of statements."""
+    from conftest import MINIMAL
+    from interpreter import RulebookError
+    statement = f"                - if: {condition}\n                  then: [active.score += 1]\n"
+    text = MINIMAL.read_text(encoding="utf-8").replace("                - card.played = true\n",
+                                                       "                - card.played = true\n" + statement, 1)
+    path = tmp_path / "block-searches.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index(statement.splitlines()[0]) + 1
+    generated, reference = _pair(path, 2)
+    from interpreter.codegen_blocks import EXECN
+    assert any(ins[0] == EXECN for code in generated.codes for ins in code), "a block is generated"
+    if fails:
+        for game in (generated, reference):
+            state = game.new_initial_state(0)
+            with pytest.raises(RulebookError) as info:
+                state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+            assert info.value.position.line == line and "division by zero" in info.value.message
+        return
+    for seed in range(20):
+        _same_game(generated, reference, seed, check_texts=True)
