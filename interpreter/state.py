@@ -249,24 +249,12 @@ class State:
     def apply_action(self, action) -> None:
         """Take an action (an Action or its text).  An illegal one raises IllegalActionError and
         leaves the state as it was.  In explicit chance mode a chance outcome is applied the same way."""
-        self._check_usable()
-        if self.chance is not None and self.chance.explicit:
-            chance.apply(self, action)
-            return
-        if self.over:
-            raise IllegalActionError("the game is over")
-        if type(action) is not Action:
-            if isinstance(action, str):
-                action = self.parse_action(action)
-            elif not isinstance(action, Action):
-                raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
-        legal = self.legal_actions()
-        batch = action.batch  # an action of this very decision (the usual case) is legal at once
-        if (type(batch) is not ActionBatch or batch.actions is not legal) and not any(map(is_, legal, repeat(action))) \
-                and action not in legal:
-            named = isinstance(action.batch, ActionBatch) and any(a is action for a in action.batch.actions)
-            raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
-                                     hint="choose one of state.legal_actions()")
+        legal = self.legal_cache  # an action of this very decision (the usual case) is legal at once
+        if not (legal is not None and type(action) is Action and self.failure is None and self.chance is None
+                and type(action.batch) is ActionBatch and action.batch.actions is legal):
+            action = self._legal(action)
+            if action is None:  # a chance outcome, applied
+                return
         option = action.option
         frame = self.stack[-1]
         env = frame[2]
@@ -281,6 +269,29 @@ class State:
         except RulebookError as exc:
             self.failure = exc
             raise
+
+    def _legal(self, action):
+        """The legal action ``action`` names (an Action of this decision or an equal one, or its
+        text), else IllegalActionError; None after applying a chance outcome in explicit chance mode."""
+        self._check_usable()
+        if self.chance is not None and self.chance.explicit:
+            chance.apply(self, action)
+            return None
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if type(action) is not Action:
+            if isinstance(action, str):
+                action = self.parse_action(action)
+            elif not isinstance(action, Action):
+                raise IllegalActionError(f"{action!r} is no action", hint="choose one of state.legal_actions()")
+        legal = self.legal_actions()
+        batch = action.batch
+        if (type(batch) is not ActionBatch or batch.actions is not legal) and not any(map(is_, legal, repeat(action))) \
+                and action not in legal:
+            named = isinstance(batch, ActionBatch) and any(a is action for a in batch.actions)
+            raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
+                                     hint="choose one of state.legal_actions()")
+        return action
 
     def returns(self) -> list:
         """The score of every seat (final once the game is over)."""
