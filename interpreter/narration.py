@@ -60,11 +60,15 @@ def add(state, message: str, values: dict, to=None) -> None:
         used[name] = value
     items = used.get("component")
     if items is not None:
-        items = list(items) if isinstance(items, list) else [items]
-        if None in items:
-            raise RulesRuntimeError("log(): the component is none")
+        if isinstance(items, list):
+            items = list(items)
+            if None in items:
+                raise RulesRuntimeError("log(): the component is none")
+            seen = [_seen_by(state, c) for c in items]
+        else:
+            seen = [_seen_by(state, items)]
+            items = [items]
         used["component"] = items
-        seen = [_seen_by(state, c) for c in items]
     if to is not None and not 0 <= to < state.game.num_players:
         raise RulesRuntimeError("log(): 'to' is no seat")
     entry = {"move": state.moves, "to": to, "text": message, "values": used, "seen": seen}
