@@ -43,7 +43,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
     """``stages_of(option)`` splits an option's ``require`` into the parts to test before any
     parameter is bound and after each.  Returns a generated ``f(s, e, out, batch)`` appending every legal action of a decision to
     ``out``; None where the generator cannot handle a domain or condition."""
-    namespace_action = gen.value(Action)
+    namespace_action = (gen.value(object.__new__), gen.value(Action))  # see _append
     frozen_name = gen.value(frozen)
     body = []
     cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
@@ -84,8 +84,7 @@ def _option(gen, option, spec, action_class, frozen_name, cached, stages) -> lis
     opt = gen.value(spec)
     names = [name for name, _ in option.params]
     if spec.decline:
-        append = _append(action_class, opt, [])
-        return [_if(_load("out"), [append])]
+        return [_if(_load("out"), _append(action_class, opt, []))]
     first = _stage_test(gen, stages[0], cached, remember=True)
     pvars = [gen.fresh("p") for _ in names]
     inner = _level(gen, option, spec, 0, names, pvars, stages, action_class, opt, frozen_name)
@@ -114,9 +113,14 @@ def _stage_test(gen, parts, cached, remember=False):
     return tests[0] if len(tests) == 1 else N.BoolOp(op=N.And(), values=tests)
 
 
-def _append(action_class, opt, values):
-    value = N.Tuple(elts=values, ctx=N.Load())
-    return N.Expr(value=_call(_attr_load("out", "append"), [_call(action_class, [opt, value, _load("batch")])]))
+def _append(action_class, opt, values) -> list:
+    """The statements appending an Action of ``opt`` with ``values`` to ``out``: the object made
+    without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper)."""
+    made = [N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
+    for field, value in (("option", opt), ("values", N.Tuple(elts=values, ctx=N.Load())),
+                         ("batch", _load("batch")), ("_text", _const(None))):
+        made.append(N.Assign(targets=[N.Attribute(value=_load("_action"), attr=field, ctx=N.Store())], value=value))
+    return made + [N.Expr(value=_call(_attr_load("out", "append"), [_load("_action")]))]
 
 
 def _attr_load(name, attr):
@@ -145,7 +149,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     (``[tile.cell]``) binds it without a loop; a domain whose values are pairwise distinct under
     the interchangeability key (see ``distinct_keys``) is looped over without a set of tried keys."""
     if i == len(names):
-        return [_append(action_class, opt, [_load(p) for p in pvars])]
+        return _append(action_class, opt, [_load(p) for p in pvars])
     domain_node = option.params[i][1]
     items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
     single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
