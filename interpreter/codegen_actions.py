@@ -23,6 +23,7 @@ from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store,
 from .actions import Action, frozen
 from .codegen_expressions import names_local
 from .codegen_invariants import Invariants
+from .limits import MAX_ITEMS
 
 
 def _assign(name, value):
@@ -147,14 +148,27 @@ def _interchangeable(gen, value, domain):
 def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen_name) -> list:
     """The loop binding parameter ``i`` and, inside it, the deeper ones.  A domain of one item
     (``[tile.cell]``) binds it without a loop; a domain whose values are pairwise distinct under
-    the interchangeability key (see ``distinct_keys``) is looped over without a set of tried keys."""
+    the interchangeability key (see ``distinct_keys``) is looped over without a set of tried keys;
+    the last parameter's domain made of parts (see ``_pieces``) is a loop per part."""
     if i == len(names):
         return _append(action_class, opt, [_load(p) for p in pvars])
     domain_node = option.params[i][1]
-    items, tried, var, key = gen.fresh("i"), gen.fresh("t"), pvars[i], gen.fresh("q")
+    items, tried, var = gen.fresh("i"), gen.fresh("t"), pvars[i]
     single = isinstance(domain_node, ast.ListLit) and len(domain_node.items) == 1
     distinct = distinct_keys(gen, domain_node, spec.component_params[i])
     unwrapped = _unwrapped(gen, domain_node)
+    last = i == len(names) - 1
+    if last and not single and not stages[i + 1] and _pieces(gen, unwrapped) and (
+            i == 0 or _reads(gen.compiler, domain_node, names[i - 1])):
+        def item():  # the statements run for each item: skip it if tried, else its action
+            return _skip(gen, spec, i, var, tried, domain_node, frozen_name) + _append(
+                action_class, opt, [_load(p) for p in pvars])
+        gen.scopes.append(Scope({}, opaque=domain_node is not unwrapped))
+        try:
+            loops = _part_loops(gen, unwrapped, var, item, i)
+        finally:
+            gen.scopes.pop()
+        return [_assign(tried, _call(_load("set"), []))] + loops
     fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
     invariant = gen.invariant
     if single:
@@ -162,18 +176,12 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     elif isinstance(unwrapped, ast.Comprehension) and unwrapped.func == "list":
         gen.scopes.append(Scope({}, opaque=domain_node is not unwrapped))
         try:
-            prelude, source, loop_var, condition, domain = gen.comprehension_loop(unwrapped)
+            prelude, source, loop_var, condition, domain = _comprehension_loop(gen, unwrapped, i)
         finally:
             gen.scopes.pop()
-        source = invariant.settle(gen, source)
-        invariant.depth = i + 1  # the condition and the element are computed once per item
-        condition = invariant.settle(gen, condition) if condition is not None else None
-        domain = invariant.settle(gen, domain)
-        invariant.depth = i
         fused = (prelude, source, loop_var, condition)
     else:  # a list of constants is iterated as one tuple constant when no value is skipped
         domain = invariant.settle(gen, (gen.read_only_list if distinct else gen.list_expr)(domain_node))
-    last = i == len(names) - 1
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     invariant.levels[var] = invariant.depth = i + 1
     try:
@@ -192,22 +200,13 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
             gen.env_writes.append(write)
         bound.extend([_if(check, inner)] if check is not None else inner)
         return bound
-    if spec.component_params[i]:
-        key_value = _interchangeable(gen, _load(var), domain_node)
-    elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
-        key_value = _load(var)  # a plain value is its own key
-    else:
-        is_list = _call(_load("isinstance"), [_load(var), _load("list")])
-        key_value = N.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
-    skip = [_assign(key, key_value),
-            _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
-            N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
+    skip = _skip(gen, spec, i, var, tried, domain_node, frozen_name)
     if distinct:
         loop = resets
     elif fused is not None:
-        loop = resets + skip
+        loop = skip + resets
     else:
-        loop = resets + [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)]
+        loop = [_if(N.Compare(left=_load(tried), ops=[N.IsNot()], comparators=[_const(None)]), skip)] + resets
     if check is not None or not last:  # for closures that read it from e (removed if there are none)
         write = N.Assign(targets=[N.Subscript(value=E, slice=_const(names[i]), ctx=N.Store())], value=_load(var))
         loop.append(write)
@@ -227,6 +226,82 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     return [_assign(items, domain),
             _assign(tried, N.IfExp(test=many, body=_call(_load("set"), []), orelse=_const(None))),
             N.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
+
+
+def _skip(gen, spec, i, var, tried, domain_node, frozen_name) -> list:
+    """The statements skipping the value of parameter ``i`` (in ``var``) if one interchangeable
+    with it was tried (its key is in the set ``tried``), else adding its key."""
+    if spec.component_params[i]:
+        key_value = _interchangeable(gen, _load(var), domain_node)
+    elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
+        key_value = _load(var)  # a plain value is its own key
+    else:
+        is_list = _call(_load("isinstance"), [_load(var), _load("list")])
+        key_value = N.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
+    key = gen.fresh("q")
+    return [_assign(key, key_value),
+            _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
+            N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
+
+
+def _comprehension_loop(gen, node, i):
+    """The parts of a ``for`` statement over the list comprehension ``node``, the domain of
+    parameter ``i``: ``(statements, source, variable, condition or None, element)``, the condition
+    and the element computed once per item (a loop deeper, for the parts kept once per binding)."""
+    invariant = gen.invariant
+    prelude, source, loop_var, condition, element = gen.comprehension_loop(node)
+    source = invariant.settle(gen, source)
+    invariant.depth = i + 1
+    try:
+        condition = invariant.settle(gen, condition) if condition is not None else None
+        element = invariant.settle(gen, element)
+    finally:
+        invariant.depth = i
+    return prelude, source, loop_var, condition, element
+
+
+def _pieces(gen, node) -> bool:
+    """Whether the list ``node`` is made of parts: a concatenation (``A + B``) or a choice
+    (``A if c else B``) of lists, that provably holds at most MAX_ITEMS items (the check of
+    a concatenation's length can never fail).  Each part is then looped over where it stands,
+    in order, without building the list (see ``_part_loops``)."""
+    if not (isinstance(node, ast.Cond) or isinstance(node, ast.BinOp) and node.op == "+"):
+        return False
+    bound = gen.size_bound(node)
+    return bound is not None and bound <= MAX_ITEMS
+
+
+def _reads(compiler, node, name) -> bool:
+    """Whether ``node`` reads the local ``name`` (else, inside the loops of the parameters before
+    it, a list is computed once per binding of what it reads and kept: cheaper than its parts'
+    loops computed again for every value of the parameter before)."""
+    if names_local(compiler, node, name):
+        return True
+    return any(_reads(compiler, child, name) for child in ast.children(node))
+
+
+def _part_loops(gen, node, var, item, i) -> list:
+    """Statements binding ``var`` to each item of the list ``node``, in order, and running the
+    statements ``item()`` makes for it: a loop per part of a concatenation, an ``if`` choosing
+    between the parts of a conditional, a comprehension's loop over its source.  The parts are
+    computed in the order the list would compute them, the items of one part before the next part
+    is computed; an item's statements cannot fail, so every error is raised where it was."""
+    if isinstance(node, ast.BinOp):
+        return _part_loops(gen, node.left, var, item, i) + _part_loops(gen, node.right, var, item, i)
+    if isinstance(node, ast.Cond):
+        test = gen.invariant.settle(gen, gen.expr(node.test))
+        if isinstance(test, py.Constant):  # a parameter of the game decides (folded)
+            return _part_loops(gen, node.then if test.value else node.otherwise, var, item, i)
+        return [_if(test, _part_loops(gen, node.then, var, item, i), _part_loops(gen, node.otherwise, var, item, i))]
+    if isinstance(node, ast.ListLit) and not node.items:
+        return []
+    if isinstance(node, ast.Comprehension) and node.func == "list":
+        prelude, source, loop_var, condition, element = _comprehension_loop(gen, node, i)
+        head = [] if condition is None else [_if(_not(condition), [N.Continue()])]
+        body = head + [_assign(var, element)] + item()
+        return prelude + [N.For(target=_store(loop_var), iter=source, body=body, orelse=[])]
+    values = gen.invariant.settle(gen, gen.list_expr(node))
+    return [N.For(target=_store(var), iter=values, body=item(), orelse=[])]
 
 
 def _unwrapped(gen, node):

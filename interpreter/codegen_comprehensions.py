@@ -86,6 +86,10 @@ class ComprehensionGen:
         total = _Bounds(self).nest(node, {})
         return total is not None and total <= MAX_ITERATIONS
 
+    def size_bound(self, node):
+        """At most how many items the list ``node`` holds; None if no bound is known."""
+        return _Bounds(self).size(node, {})
+
     def fixed_length(self, node):
         """The number of items of a list that always has the same number (the two lines of
         ``lines_through``), else None."""
@@ -352,6 +356,12 @@ class _Bounds:
             return len(node.items)
         if isinstance(node, ast.Comprehension) and node.func == "list":
             return self.size(node.source, sizes)
+        if isinstance(node, (ast.BinOp, ast.Cond)):  # a concatenation of lists, a choice between two
+            parts = [self.size(part, sizes) for part in ((node.left, node.right) if isinstance(node, ast.BinOp)
+                                                         else (node.then, node.otherwise))]
+            if None in parts:
+                return None
+            return sum(parts) if isinstance(node, ast.BinOp) else max(parts)
         if isinstance(node, ast.Call) and kind == "define" and not node.args:
             return self.size(compiler.rs.defines[compiler.symbols[node][1]].body, {})
         if isinstance(node, ast.Call) and kind == "func" and not node.kwargs:

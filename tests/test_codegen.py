@@ -298,3 +298,137 @@ def test_an_if_inside_a_generated_block_runs_its_search_as_a_loop(tmp_path, cond
         return
     for seed in range(20):
         _same_game(generated, reference, seed, check_texts=True)
+
+
+PART_DOMAINS = """\
+game:
+  name: Domains made of parts
+  players: 2
+params:
+  jokers: {default: 1, min: 0, max: 1}
+components:
+  card:
+    name: "{colour} {value}"
+    attributes:
+      colour: [red, blue]
+      value: int
+    marks: {tapped: false}
+    table:
+      - {colour: red, value: 1, count: 3, in: pile}
+      - {colour: red, value: 2, count: 3, in: pile}
+      - {colour: blue, value: 1, count: 2, in: pile}
+      - {colour: blue, value: 3, count: 4, in: pile}
+zones:
+  pile: {visibility: count}
+  table: {visibility: all}
+  hand: {per: player, visibility: owner}
+vars:
+  turns: {type: int, initial: 0}
+define:
+  spares(): "[c for c in table if c.value == 1] + ([c for c in table if c.tapped] if turns > 4 else [c for c in table if c.value > 1])"
+setup:
+  - shuffle(pile)
+  - repeat: num_players
+    do:
+      - draw(pile, active.hand, 4)
+      - active = next_player(active)
+flow:
+  - while: turns < 14 and not empty(pile)
+    do:
+      - turns += 1
+      - choose:
+          prompt: "Parts"
+          options:
+            pair:
+              text: "pair {card} with {other}"
+              params:
+                card: "[c for c in active.hand if c.value <= 2]"
+                other: >-
+                  [h for h in active.hand if h != card and h.colour == card.colour]
+                  + ([h for h in table if h.value >= card.value]
+                     if count(x for x in active.hand if x.value == card.value) == 1 else [])
+                  + ([h for h in pile if 10 // (turns - turns) > 0] if size(table) > 100 else [])
+                  + table
+              effects: ["move(card, table)", other.tapped = true]
+            grab:
+              text: "grab {spare}"
+              params: {spare: "spares()"}
+              effects: ["move(spare, active.hand)"]
+            value:
+              text: "choose {value}"
+              params:
+                value: "([1, 2] if jokers == 1 else [c.value for c in table]) + ([3, 1] if turns > 3 else [turns])"
+              effects: []
+            pass:
+              effects: ["draw(pile, active.hand)"]
+      - choose:
+          prompt: "Lists"
+          options:
+            swap:
+              text: "swap {card} for {spare}"
+              params:
+                card: active.hand
+                spare: "spares()"
+              effects: ["move(card, table)", "move(spare, active.hand)"]
+            range:
+              text: "count {number}"
+              params: {number: "range(0, size(table)) + [0]"}
+              effects: []
+            checked:
+              text: "mark {card} and {other}"
+              params:
+                card: active.hand
+                other: "[h for h in table if not h.tapped] + [h for h in active.hand if h != card]"
+              require: "other.value != card.value or turns > 5"
+              effects: [other.tapped = true]
+            pass:
+      - active = next_player(active)
+scoring:
+  score: "size(player.hand)"
+"""
+
+
+def _enumerator(game, prompt):
+    """The generated enumerator of the decision asking ``prompt``."""
+    for proc in game.procs:
+        for ins in proc.code:
+            spec = ins[1] if len(ins) > 1 else None
+            if getattr(spec, "enumerate", None) is not None and getattr(spec, "prompt", None) == prompt:
+                return spec.enumerate
+    raise AssertionError(prompt)
+
+
+def test_a_last_domain_made_of_parts_is_a_loop_per_part(tmp_path):
+    """The last parameter's domain made of parts, concatenated (``A + B``) or chosen
+    (``A if c else B``, a game parameter's choice folded), of comprehensions and other lists, is a
+    loop per part without building the list (``pair`` below, ``value`` at the first parameter,
+    ``grab`` in a definition's body); a list computed once per binding of what it reads, one whose
+    length is not bounded, and one with a test of ``require`` keep the list (``swap``, ``range``,
+    ``checked``): the same actions and texts as the closure compiler's; a division by zero never
+    reached stays unreached."""
+    from interpreter.limits import MAX_ITEMS
+    path = tmp_path / "parts.yaml"
+    path.write_text(PART_DOMAINS, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    for seed in range(30):
+        assert _same_game(generated, reference, seed, check_texts=True) > 0
+    assert MAX_ITEMS not in _enumerator(generated, "Parts").__code__.co_consts  # no concatenation checked
+    assert MAX_ITEMS in _enumerator(generated, "Lists").__code__.co_consts
+
+
+def test_an_error_in_a_part_of_a_domain_is_located_at_its_decision(tmp_path):
+    """A division by zero in a part of a domain looped over where it stands fails as the closures
+    do: the same message, at the decision."""
+    from interpreter import RulebookError
+    text = PART_DOMAINS.replace("if size(table) > 100 else", "if turns > 3 else")
+    path = tmp_path / "fails.yaml"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index('          prompt: "Parts"')  # the line of 'choose:', 1-based
+    failures = []
+    for game in _pair(path, 2):
+        state, rng = game.new_initial_state(0), random.Random(0)
+        with pytest.raises(RulebookError) as info:
+            while True:
+                state.apply_action(rng.choice(state.legal_actions()))
+        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
