@@ -184,6 +184,8 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         domain = invariant.settle(gen, (gen.read_only_list if distinct else gen.list_expr)(domain_node))
     gen.scopes.append(Scope({names[i]: (lambda v=var: _load(v))}, e_backed=True))
     invariant.levels[var] = invariant.depth = i + 1
+    if spec.component_params[i] and not single and _from_one_zone(gen, domain_node):
+        invariant.components.add(var)  # never none: the tables of components can be read for it
     try:
         check = _stage_test(gen, stages[i + 1], {})
         check = invariant.settle(gen, check) if check is not None else None

@@ -6,8 +6,11 @@ every card of the hand, for one ``card``) gives the same value at every turn of 
 expressions have no side effects and nothing changes the state while actions are enumerated.  Such
 a part is computed once per binding of the parameters it reads, at its first use::
 
-    _m7 = UNSET                       # where the last parameter it reads is bound
-    ... (_m7 if _m7 is not UNSET else (_m7 := PART)) ...
+    _m7 = ...                         # where the last parameter it reads is bound
+    ... (_m7 if _m7 is not ... else (_m7 := PART)) ...
+
+``...`` (Ellipsis, a constant of the code) marks a part not computed yet: no value of the
+language is Ellipsis.
 
 Computing it at its first use (not before the loops) keeps every error where it was: a part that
 was never computed is still never computed.  A part is kept only if all it reads is known: the
@@ -20,9 +23,7 @@ from __future__ import annotations
 import ast as py
 import re
 
-from .codegen_ast import N, _copy, _load, _store
-
-UNSET = type("Unset", (), {"__repr__": lambda self: "UNSET"})()  # no value computed yet
+from .codegen_ast import N, _const, _load, _store
 
 _COST = {py.Call: 3, py.ListComp: 3, py.GeneratorExp: 3, py.BinOp: 1, py.Compare: 1, py.BoolOp: 1,
          py.IfExp: 1}  # a part is worth keeping from a cost of 3 (a call, or a checked subtraction)
@@ -40,11 +41,11 @@ class Invariants:
 
     def __init__(self, gen, params):
         self.scopes = gen.scopes  # the enumerator's own scopes: off while generating another function
-        self.unset = gen.value(UNSET)
         self.params = params  # the option parameters' names in e (never read from e by a kept part)
         self.depth = 0
         self.levels: dict = {}  # Python local of a parameter -> the depth it is bound at
-        self.resets: dict = {}  # depth -> the parts' locals to reset where that depth's parameter is bound
+        self.resets: dict = {}  # depth -> (local, None to reset it or the code to compute it) where it is bound
+        self.components: set = set()  # Python locals of parameters that always hold a component
         self.kept: dict = {}  # (depth, code) -> local
         self.kept_depth: dict = {}  # local -> depth
         self.pending: dict = {}  # id(part) -> (part, depth): invariant here, not kept yet
@@ -91,21 +92,37 @@ class Invariants:
 
     def _keep(self, gen, made, depth):
         """The read of a local keeping ``made`` (computed at its first use per binding of what it
-        reads), or ``made`` itself where that saves nothing."""
-        if _cost(made) < 3:
+        reads), or ``made`` itself where that saves nothing.  A read that cannot fail (see
+        ``_read_of_component``) is computed where what it reads is bound, into a local."""
+        eager = self._read_of_component(gen, made)
+        if _cost(made) < 3 and not eager:
             return made
         key = (depth, _canonical(py.dump(made)))
         name = self.kept.get(key)
         if name is None:
             name = self.kept[key] = gen.fresh("m")
             self.kept_depth[name] = depth
-            self.resets.setdefault(depth, []).append(name)
-        test = N.Compare(left=_load(name), ops=[N.IsNot()], comparators=[_copy(self.unset)])
+            self.resets.setdefault(depth, []).append((name, made if eager else None))
+        if eager:
+            return _load(name)
+        test = N.Compare(left=_load(name), ops=[N.IsNot()], comparators=[_const(...)])
         return N.IfExp(test=test, body=_load(name), orelse=N.NamedExpr(target=_store(name), value=made))
 
     def resetting(self, depth) -> list:
-        """The statements resetting the parts kept for ``depth`` (to run where it is bound)."""
-        return [N.Assign(targets=[_store(name)], value=_copy(self.unset)) for name in self.resets.pop(depth, [])]
+        """The statements resetting the parts kept for ``depth`` or computing those read where it
+        is bound (to run there)."""
+        return [N.Assign(targets=[_store(name)], value=_const(...) if value is None else value)
+                for name, value in self.resets.pop(depth, [])]
+
+    def _read_of_component(self, gen, made) -> bool:
+        """Whether ``made`` is ``T[p]``: ``T`` a table handed to the generated code with an entry
+        per component (an attribute, a name), ``p`` a parameter that always holds a component (see
+        ``components``).  Such a read cannot fail: it is made once where ``p`` is bound."""
+        if not (isinstance(made, py.Subscript) and isinstance(made.value, py.Name) and isinstance(made.slice, py.Name)
+                and made.slice.id in self.components and made.value.id.startswith("_k")):
+            return False
+        table = gen.namespace.get(made.value.id)
+        return type(table) in (list, tuple) and len(table) == gen.game.num_components
 
     def _bound_at(self, made):
         """The depth at which everything ``made`` reads is bound, or None if it reads something

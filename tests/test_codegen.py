@@ -173,6 +173,12 @@ flow:
                    if row(x) == row(a) + 0 * size([y for y in board if y != at(a) and at(a).colour == y.colour])
                    and (size(board) > 100 and 10 // (turns - turns) > 0 or turns >= 0)]
               effects: []
+            beside:
+              text: "{where} beside {who}"
+              params:
+                who: "[at(n) for n in neighbors(cell_at(board, 2, 2))]"
+                where: "[c for c in cells(board) if who != none and who.colour == 'black' and at(c) == none]"
+              effects: []
             line:
               text: "count line {line}"
               params:
@@ -199,7 +205,8 @@ def test_special_domains_of_generated_enumerators_play_like_the_closures(tmp_pat
     that is only iterated, the shapes that keep the general path (``at(n)`` that may be none
     twice, lines used as values), and parts computed once per binding of an outer parameter
     (``row(a) + ...`` in the test of each neighbour; a division by zero that is never reached
-    stays unreached): the same actions and texts as the closure compiler's."""
+    stays unreached; the colour of a parameter that may be none is not read before the test
+    that it is not, ``beside``): the same actions and texts as the closure compiler's."""
     path = tmp_path / "grid-domains.yaml"
     path.write_text(GRID_DOMAINS, encoding="utf-8")
     generated, reference = _pair(path, 2)
