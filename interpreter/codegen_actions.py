@@ -161,14 +161,14 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     if last and not single and not stages[i + 1] and _pieces(gen, unwrapped) and (
             i == 0 or _reads(gen.compiler, domain_node, names[i - 1])):
         def item():  # the statements run for each item: skip it if tried, else its action
-            return _skip(gen, spec, i, var, tried, domain_node, frozen_name) + _append(
+            return _skip(gen, spec, i, var, tried, domain_node, frozen_name, lazy=True) + _append(
                 action_class, opt, [_load(p) for p in pvars])
         gen.scopes.append(Scope({}, opaque=domain_node is not unwrapped))
         try:
             loops = _part_loops(gen, unwrapped, var, item, i)
         finally:
             gen.scopes.pop()
-        return [_assign(tried, _call(_load("set"), []))] + loops
+        return [_assign(tried, _const(None))] + loops
     fused = None  # a list comprehension looped over in place: (statements, source, variable, condition)
     invariant = gen.invariant
     if single:
@@ -202,7 +202,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
             gen.env_writes.append(write)
         bound.extend([_if(check, inner)] if check is not None else inner)
         return bound
-    skip = _skip(gen, spec, i, var, tried, domain_node, frozen_name)
+    skip = _skip(gen, spec, i, var, tried, domain_node, frozen_name, lazy=fused is not None)
     if distinct:
         loop = resets
     elif fused is not None:
@@ -220,7 +220,7 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
         prelude, source, loop_var, condition = fused
         head = [] if condition is None else [_if(_not(condition), [N.Continue()])]
         loop[:0] = head + [_assign(var, domain)]
-        made = [] if distinct else [_assign(tried, _call(_load("set"), []))]
+        made = [] if distinct else [_assign(tried, _const(None))]
         return prelude + made + [N.For(target=_store(loop_var), iter=source, body=loop, orelse=[])]
     if distinct:
         return [N.For(target=_store(var), iter=domain, body=loop, orelse=[])]
@@ -230,9 +230,11 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
             N.For(target=_store(var), iter=_load(items), body=loop, orelse=[])]
 
 
-def _skip(gen, spec, i, var, tried, domain_node, frozen_name) -> list:
+def _skip(gen, spec, i, var, tried, domain_node, frozen_name, lazy=False) -> list:
     """The statements skipping the value of parameter ``i`` (in ``var``) if one interchangeable
-    with it was tried (its key is in the set ``tried``), else adding its key."""
+    with it was tried (its key is in the set ``tried``), else adding its key.  ``lazy``: the set
+    is made with the first key (``tried`` is None until then): a loop none of whose values
+    passes its condition makes no set."""
     if spec.component_params[i]:
         key_value = _interchangeable(gen, _load(var), domain_node)
     elif spec.param_kinds[i] in ("int", "cell", "str", "bool", "player", "zone"):
@@ -241,9 +243,12 @@ def _skip(gen, spec, i, var, tried, domain_node, frozen_name) -> list:
         is_list = _call(_load("isinstance"), [_load(var), _load("list")])
         key_value = N.IfExp(test=is_list, body=_call(frozen_name, [_load(var)]), orelse=_load(var))
     key = gen.fresh("q")
-    return [_assign(key, key_value),
-            _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()]),
-            N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))]
+    seen = _if(N.Compare(left=_load(key), ops=[N.In()], comparators=[_load(tried)]), [N.Continue()],
+               [N.Expr(value=_call(_attr_load(tried, "add"), [_load(key)]))])
+    if lazy:  # if tried is None: tried = {key} / elif key in tried: continue / else: tried.add(key)
+        first = N.Compare(left=_load(tried), ops=[N.Is()], comparators=[_const(None)])
+        seen = _if(first, [_assign(tried, N.Set(elts=[_load(key)]))], [seen])
+    return [_assign(key, key_value), seen]
 
 
 def _comprehension_loop(gen, node, i):

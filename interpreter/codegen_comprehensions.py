@@ -196,7 +196,9 @@ class ComprehensionGen:
             return self.checked_int(_call(_load("sum"), [comp(elem, cond)]))
         if func == "count":
             test = N.Compare(left=elem, ops=[N.IsNot()], comparators=[_const(None)])
-            if cond is not None:
+            if self._zone_items(node):  # the components of a zone are never none
+                test = cond
+            elif cond is not None:
                 test = N.BoolOp(op=N.And(), values=[cond, test])
             return _call(_load("len"), [comp(_const(0), test)])
         searched = _searched(elem, var, (N.Eq, N.Is) if func == "any" else (N.NotEq, N.IsNot)) if cond is None else None
@@ -220,6 +222,12 @@ class ComprehensionGen:
             return N.Call(func=_load(func), args=[comp(elem, cond)],
                            keywords=[N.keyword(arg="default", value=_const(0))])
         raise Unsupported(func)
+
+    def _zone_items(self, node) -> bool:
+        """Whether the comprehension ``node`` takes the items of a zone themselves (``c for c in ZONE``)."""
+        compiler = self.compiler
+        return (isinstance(node.elem, ast.Name) and node.elem.id == node.var
+                and compiler.symbols.get(node.elem, ("",))[0] == "local" and compiler.types.get(node.source) == ZONE)
 
     def getter_of(self, node):
         """For ``node`` a tuple of indices read from a table of the game (a constant, a value given
