@@ -50,6 +50,7 @@ def determinize(state, player: int, rng):
             new.loc[c] = zone
     if dealt:
         _follow_places(new, state, dealt)
+    new.blind_to = [0] * len(new.blind_to)  # dealt anew: nothing promised about who knows what
     new.rng = rng.getrandbits(64)
     new.legal_cache = None
     return new

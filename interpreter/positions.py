@@ -65,6 +65,7 @@ def arrange(state, position: dict) -> None:
         for c in cards:
             state.loc[c] = zone
             state.known[c] = mask | (game.top_mask[zone] if c == cards[-1] else 0)
+    state.blind_to = [0] * len(state.zones)  # placed anew: nothing promised about who knows what
     _set_values(state, position)
 
 

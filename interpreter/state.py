@@ -25,7 +25,7 @@ FORMAT = 1
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
                  "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "note_entries", "failure",
-                 "chance", "narrative", "end_reason")
+                 "chance", "narrative", "end_reason", "blind_to")
 
     def __init__(self, game):
         self.game = game
@@ -49,6 +49,10 @@ class State:
         self.chance = None  # explicit chance mode only (see interpreter/chance.py)
         self.narrative: list = []  # what happened, as entries of interpreter.narration
         self.end_reason = None  # the reason end_game() gave, if any
+        # per zone, seats that know the place of none of its components (no bit of known[c] for a c
+        # there): a move out of the zone need not tell them they lost track of the rest.  Derived,
+        # never saved; 0 (nothing promised) wherever components are placed other than by a move
+        self.blind_to: list = [0] * len(game.zone_names)
 
     # ---- randomness ----------------------------------------------------------------------------
     def random_below(self, n: int) -> int:
@@ -67,6 +71,7 @@ class State:
         known = self.known
         for c in cards:
             known[c] &= keep
+        self.blind_to[zone] |= self.game.all_seats & ~keep
         if self.chance is not None:  # explicit chance, a grid: the top first, one outcome each
             for i in range(len(cards) - 1, 0, -1):
                 j = self.chance.next(i + 1)
@@ -114,14 +119,18 @@ class State:
             seen_there = game.visible_mask(self, dest)
         seen |= seen_there | (game.top_mask[dest] if target[-1] == c else 0)
         # who knows where things are now: the seats that saw c at either end track it; the others
-        # cannot tell which component left, so they lose track of what stays behind
+        # cannot tell which component left, so they lose track of what stays behind (unless they
+        # knew the place of nothing there: see blind_to)
         known = self.known
         known[c] = seen
+        blind_to = self.blind_to
+        blind_to[dest] &= ~seen
         blind = game.all_seats & ~seen
-        if blind:
+        if blind & ~blind_to[src]:
             keep = ~blind
             for other in (cards if type(cards) is list else raw(cards)):  # in any order: fix none
                 known[other] &= keep
+            blind_to[src] |= blind
         triggers = game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
@@ -356,6 +365,7 @@ class State:
         new.chance = None if self.chance is None else self.chance.copy()
         new.narrative = self.narrative[:]
         new.end_reason = self.end_reason
+        new.blind_to = self.blind_to[:]
         return new
 
     def determinize(self, player: int, rng) -> "State":

@@ -347,7 +347,8 @@ def check_views(state, turn=0):
 
 def check_masks(state):
     """The seat masks that moves and shuffles use (``views.zone_mask``, ``component_mask``) say for
-    every seat what ``zone_visible`` and ``component_visible`` say."""
+    every seat what ``zone_visible`` and ``component_visible`` say; no seat a zone's ``blind_to``
+    names knows the place of a component there."""
     seats = range(state.game.num_players)
     for zone in range(len(state.zones)):
         mask = views.zone_mask(state, zone)
@@ -355,6 +356,9 @@ def check_masks(state):
     for c in range(state.game.num_components):
         mask = views.component_mask(state, c)
         assert [mask >> p & 1 == 1 for p in seats] == [views.component_visible(state, c, p) for p in seats], c
+    for zone, cards in enumerate(state.zones):  # what moves promise about who knows nothing there
+        for c in cards:
+            assert not state.known[c] & state.blind_to[zone], (state.game.zone_names[zone], c)
 
 
 def check_final(state):
