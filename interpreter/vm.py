@@ -170,8 +170,8 @@ def fire(s, triggers, bindings) -> None:
     s.trigger_depth += 1
     try:
         for proc, when in triggers:
-            env = bindings if len(triggers) == 1 else dict(bindings)  # each trigger its own locals
-            if when is None or when(s, env):
+            if when is None or when(s, bindings):  # a condition reads, never writes, the locals
+                env = bindings if len(triggers) == 1 else dict(bindings)  # each trigger its own locals
                 execute(s, [[proc, 0, env]], False)
     finally:
         s.trigger_depth -= 1
