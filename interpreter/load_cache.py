@@ -183,6 +183,8 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
     def _function(self, f):
+        if type(f.__globals__) is not dict:  # PyPy: a built-in such as object.__new__, pickled by name
+            return NotImplemented
         module = sys.modules.get(f.__module__)
         found = module
         for part in f.__qualname__.split("."):
