@@ -68,8 +68,11 @@ class ComprehensionGen:
         bound = _call(_load("len"), [N.NamedExpr(target=_store(items), value=source)])
         make = self._unrolled if unrolled else self._comprehension
         if uncounted or (outer_count is None and not nests):  # a lone one whose source holds comprehensions
+            body = make(node, _load(items))
+            if unrolled and not _reads(body, items):  # each item read from its cheap source (getters)
+                return body
             counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
-            return N.IfExp(test=counting, body=make(node, _load(items)), orelse=_const(None))
+            return N.IfExp(test=counting, body=body, orelse=_const(None))
         count = outer_count or self.fresh("c")
         self.count = count
         try:
@@ -396,3 +399,8 @@ class _Bounds:
                 and compiler.symbols.get(node, ("",))[0] == "func"):
             return self.line
         return None
+
+
+def _reads(tree, name) -> bool:
+    """Whether the generated ``tree`` reads the local ``name``."""
+    return any(isinstance(n, py.Name) and n.id == name for n in py.walk(tree))
