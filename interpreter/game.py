@@ -211,6 +211,10 @@ class Game:
         self.initial_zones = [[] for _ in self.zone_names]
         for c, (family, owner) in enumerate(self.starts):
             self.initial_zones[self.family_base[family] + (owner or 0)].append(c)
+        self.initial_loc = [0] * self.num_components
+        for zone, cards in enumerate(self.initial_zones):
+            for c in cards:
+                self.initial_loc[c] = zone
 
     def _add_cells(self, zone, grid):
         rows, columns = grid
@@ -319,10 +323,7 @@ class Game:
             raise ParameterError(f"the seed is a whole number, not {seed!r}") from None
         s = State(self)
         s.zones = [z[:] for z in self.initial_zones]
-        s.loc = [0] * self.num_components
-        for zone, cards in enumerate(s.zones):
-            for c in cards:
-                s.loc[c] = zone
+        s.loc = self.initial_loc[:]
         s.cell_of = [None] * self.num_components
         s.cells = [None] * len(self.cell_zone)
         s.known = [self.all_seats] * self.num_components
