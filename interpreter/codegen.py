@@ -249,21 +249,23 @@ class CodeGen(ExpressionGen):
 
     # ---- the work budget (interpreter/limits.py), checked in line ---------------------------------
     def _within(self, value, measure, high, low, fail):
-        """``_n if low <= measure(_n := value) <= high else fail(_n)``; a call of ``fail`` where
-        ``:=`` is not allowed (in what a comprehension iterates)."""
+        """``_n if low <= measure(_n := value) <= high else fail(_n)`` (either bound may be None:
+        not tested); a call of ``fail`` where ``:=`` is not allowed (in what a comprehension iterates)."""
         if self.in_iterable:
             return None
         name = self.fresh("n")
         bound = N.NamedExpr(target=_store(name), value=value)
         measured = bound if measure is None else _call(_load(measure), [bound])
-        comparators = [measured, _const(high)] if low is not None else [_const(high)]
-        test = N.Compare(left=_const(low) if low is not None else measured,
-                         ops=[N.LtE(), N.LtE()] if low is not None else [N.LtE()], comparators=comparators)
+        terms = ([_const(low)] if low is not None else []) + [measured] + ([_const(high)] if high is not None else [])
+        test = N.Compare(left=terms[0], ops=[N.LtE() for _ in terms[1:]], comparators=terms[1:])
         return N.IfExp(test=test, body=_load(name), orelse=_call(self.value(fail), [_load(name)]))
 
-    def checked_int(self, value):
-        """``value`` (an ast computing a whole number), refused beyond ±2^63."""
-        return (self._within(value, None, INT_MAX, INT_MIN, int_out_of_range)
+    def checked_int(self, value, low=True, high=True):
+        """``value`` (an ast computing a whole number), refused beyond ±2^63; ``low``/``high``
+        false: that side cannot be crossed (see interpreter/codegen_ranges.py) and is not tested."""
+        if not (low or high):
+            return value
+        return (self._within(value, None, INT_MAX if high else None, INT_MIN if low else None, int_out_of_range)
                 or _call(self.value(checked_int), [value]))
 
     def checked_list(self, value):

@@ -18,7 +18,8 @@ from dsl.types import INT, ZONE, element_type
 from .codegen_ast import (E, N, S, Scope, Unsupported, _CMPOPS, _PYOPS, _call, _cheap, _checked, _const,
                           _copy, _load, _store, _sub)
 from .codegen_comprehensions import ComprehensionGen
-from .limits import checked_value
+from .codegen_ranges import unchecked_range
+from .limits import INT_MAX, INT_MIN, checked_value
 
 
 _SHAREABLE = (ast.Call, ast.Attr, ast.BinOp, ast.Index)  # parts worth computing once
@@ -217,8 +218,10 @@ class ExpressionGen(ComprehensionGen):
             return self.checked_list(N.BinOp(left=self.list_expr(node.left), op=N.Add(),
                                              right=self.list_expr(node.right)))
         computed = N.BinOp(left=self.expr(node.left), op=_PYOPS[node.op](), right=self.expr(node.right))
-        if type_ == INT:
-            return self.checked_int(computed)
+        if type_ == INT:  # a side of ±2^63 the operands cannot cross is not tested (codegen_ranges.py)
+            found = unchecked_range(self.compiler, self.game, node)  # None: not known, both sides tested
+            return self.checked_int(computed, low=found is None or found[0] < INT_MIN,
+                                    high=found is None or found[1] > INT_MAX)
         return _call(self.value(checked_value), [computed])
 
     def _x_compare(self, node):

@@ -24,7 +24,7 @@ from dsl import ast
 from dsl.checker import reads_only_printed
 from dsl.types import BOOL
 
-from .limits import MAX_ITERATIONS, checked_int, too_many_iterations
+from .limits import INT_MAX, INT_MIN, MAX_ITERATIONS, checked_int, int_out_of_range, too_many_iterations
 
 COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
            ">": operator.gt, ">=": operator.ge}
@@ -401,9 +401,10 @@ def _select(key, op, value, game):
     else:
         table, name = key[1], key[3]
 
-        def select(s, e, items):
+        def select(s, e, items):  # the difference refused beyond ±2^63, as everywhere
             v, mark = value(s, e), s.marks[name]
-            return [x for x in items if cmp(table[x] - mark[x], v)]
+            return [x for x in items
+                    if cmp(d if INT_MIN <= (d := table[x] - mark[x]) <= INT_MAX else int_out_of_range(d), v)]
     if kind in ("attr", "attr-mark") and key[2] in game.partial_attributes:
         return _checking_attribute(select, key[1], key[2], game)
     return select

@@ -439,3 +439,99 @@ def test_an_error_in_a_part_of_a_domain_is_located_at_its_decision(tmp_path):
                 state.apply_action(rng.choice(state.legal_actions()))
         failures.append((info.value.position.line, info.value.message, state.to_dict()))
     assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
+
+
+RANGES = """\
+game:
+  name: Ranges of whole numbers
+  players: 2
+components:
+  card:
+    name: "card {value}"
+    attributes: {value: int}
+    marks: {m: 0}
+    table:
+      - {value: 1, count: 2, in: pile}
+      - {value: 3, count: 2, in: pile}
+zones:
+  pile: {visibility: all}
+vars:
+  turns: {type: int, initial: 0}
+flow:
+  - while: turns < 6
+    do:
+      - turns += 1
+      - choose:
+          prompt: "Neither"
+          options:
+            plain:
+              text: "plain {card}"
+              params: {card: "[c for c in pile if c.value + 1 > 2]"}
+              effects: []
+      - choose:
+          prompt: "Upper"
+          options:
+            upper:
+              text: "upper {card}"
+              params: {card: "[c for c in pile if c.value - c.m < 5]"}
+              effects: []
+      - choose:
+          prompt: "Lower"
+          options:
+            lower:
+              text: "lower {card}"
+              params: {card: "[c for c in pile if turns - 1 < 100]"}
+              effects: []
+      - choose:
+          prompt: "Both"
+          options:
+            both:
+              text: "both {card}"
+              params: {card: "[c for c in pile if c.value * turns != 7 and c.value + turns * 2 != 7]"}
+              effects: []
+      - choose:
+          prompt: "Extremes"
+          options:
+            none: {effects: []}
+            greatest: {effects: ["turns = 0 - 9223372036854775807 - 1"]}
+            least:
+              text: "least {card}"
+              params: {card: "list(pile)"}
+              effects: ["card.m = 0 - 9223372036854775807 - 1"]
+            top:
+              text: "top {card}"
+              params: {card: "list(pile)"}
+              effects: ["card.m = 9223372036854775807"]
+"""
+
+
+def test_a_side_of_the_range_the_operands_cannot_cross_is_not_checked(tmp_path):
+    """``c.value + 1`` (a value of 1 to 3) is checked on neither side, ``c.value - c.m`` (a mark:
+    any number within ±2^63) only above, ``turns - 1`` only below, a product (or a sum with one) on
+    both sides (interpreter/codegen_ranges.py);
+    where a number does go out of range (a mark set to -2^63, a variable to -2^63) the error is
+    the closures', at the same decision, and the games are the same until then."""
+    from interpreter import RulebookError
+    from interpreter.limits import INT_MAX, INT_MIN
+    path = tmp_path / "ranges.yaml"
+    path.write_text(RANGES, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    bounds = {prompt: {INT_MIN, INT_MAX} & set(_enumerator(generated, prompt).__code__.co_consts)
+              for prompt in ("Neither", "Upper", "Lower", "Both")}
+    assert bounds == {"Neither": set(), "Upper": {INT_MAX}, "Lower": {INT_MIN}, "Both": {INT_MIN, INT_MAX}}
+    failed = 0
+    for seed in range(40):
+        ends = []
+        for game in (generated, reference):
+            state, rng, texts = game.new_initial_state(seed), random.Random(seed), []
+            try:
+                while not state.is_terminal():
+                    actions = state.legal_actions()
+                    texts.append([str(a) for a in actions])
+                    state.apply_action(rng.choice(actions))
+                ends.append((texts, None, state.to_dict()))
+            except RulebookError as error:
+                ends.append((texts, (error.position.line, error.message), None))
+        assert ends[0] == ends[1], seed
+        failed += ends[0][1] is not None
+    assert failed > 10
