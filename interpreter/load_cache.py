@@ -238,7 +238,7 @@ class _Unpickler(pickle.Unpickler):
         kind = pid[0]
         if kind == "n":
             return self.namespaces.setdefault(pid[1], {})
-        module = importlib.import_module(pid[1])
+        module = sys.modules.get(pid[1]) or importlib.import_module(pid[1])
         if kind == "m":
             return module.__dict__
         value = getattr(module, pid[2])
