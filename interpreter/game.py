@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import difflib
+import gc
 import operator
 import os
 import string
@@ -88,6 +89,8 @@ def load_game(name_or_path, params=None, players=None, text=None, cache: bool = 
         game = store.get(find_base)
         if game is not None:
             return game
+    collecting = gc.isenabled()
+    gc.disable()  # the pipeline makes tens of thousands of objects that live until it ends: no collections
     try:
         find = find_base if store is None else store.recording(find_base)
         ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find, text=text)
@@ -100,6 +103,9 @@ def load_game(name_or_path, params=None, players=None, text=None, cache: bool = 
     except RecursionError:  # a last guard: every stage bounds nesting well below Python's limit
         raise ErrorList([CheckError("the rules are nested too deeply", Position(str(path), 1, 1),
                                     "split deep expressions with 'let' or definitions")]) from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _check_arguments(params, players) -> None:
