@@ -77,23 +77,25 @@ def find_base(name: str, folder: Path):
     return named_ruleset(name)
 
 
-def load_game(name_or_path, params=None, players=None, text=None, cache: bool = True) -> "Game":
+def load_game(name_or_path, params=None, players=None, text=None, cache: bool = True, find=None) -> "Game":
     """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path; with
     ``text``, that text as the file at the path).  A game loaded from a file is kept in the user's
     cache folder and read from there the next time (:mod:`interpreter.load_cache`; ``cache=False``
-    or ``RULEBOOK_NO_CACHE=1`` turn that off)."""
+    or ``RULEBOOK_NO_CACHE=1`` turn that off).  ``find(name, folder)`` locates the file an
+    ``extends:`` names (default :func:`find_base`; the web table's catalog keeps to its folder)."""
     path = find_ruleset(name_or_path) if text is None else Path(name_or_path)
     _check_arguments(params, players)
+    find_file = find_base if find is None else find
     store = Store.open(path, params, players, cache) if text is None else None
     if store is not None:
-        game = store.get(find_base)
+        game = store.get(find_file)
         if game is not None:
             return game
     collecting = gc.isenabled()
     gc.disable()  # the pipeline makes tens of thousands of objects that live until it ends: no collections
     try:
-        find = find_base if store is None else store.recording(find_base)
-        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=find, text=text)
+        finder = find_file if store is None else store.recording(find_file)
+        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=finder, text=text)
         game = Game(ruleset, path)
         if store is not None:
             store.put(game)

@@ -122,6 +122,31 @@ def test_editing_the_ruleset_or_the_ruleset_it_extends_misses_the_cache(cache_ho
     assert load_game(tmp_path / "moved" / "variant.yaml").name == "Minimal"
 
 
+def test_the_web_catalog_loads_through_the_cache_with_its_own_finder(cache_home, tmp_path, monkeypatch):
+    from interpreter.web.catalog import Catalog
+    hits = []
+    get = load_cache.Store.get
+    monkeypatch.setattr(load_cache.Store, "get", lambda self, find: hits.append(get(self, find)) or hits[-1])
+    folder = tmp_path / "served"
+    folder.mkdir()
+    (folder / "base.yaml").write_text(MINIMAL.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "variant.yaml").write_text("extends: base\nparams:\n  hand_size: {default: 3}\n", encoding="utf-8")
+    served = Catalog(folder)
+    first = served.load("variant")
+    again = served.load("variant")
+    assert [game is not None for game in hits] == [False, True]
+    assert again.params["hand_size"] == first.params["hand_size"] == 3 and digest(again) == digest(first)
+    # the entry is used only while the catalog's finder finds the same base: outside the served
+    # folder, 'extends: base' means another file, or none
+    (tmp_path / "base.yaml").write_text(MINIMAL.read_text(encoding="utf-8").replace("name: Minimal", "name: Elsewhere"),
+                                        encoding="utf-8")
+    shutil.copy(folder / "variant.yaml", tmp_path / "variant.yaml")
+    assert load_game(tmp_path / "variant.yaml").name == "Elsewhere"
+    (folder / "base.yaml").unlink()
+    with pytest.raises(ErrorList):
+        Catalog(folder).load("variant")
+
+
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "foreign"])
 def test_a_damaged_entry_is_ignored_and_rewritten(cache_home, damage):
     expected = digest(load_game(MINIMAL))

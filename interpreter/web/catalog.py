@@ -9,13 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
-from dsl.loader import load_ruleset
 from dsl.yaml_loader import load_yaml_file
-from dsl.registry import EFFECTS, FUNCTIONS
 
 from ..analysis.fingerprint import file_digest
 from ..cli.info import _first_comment, param_rows
-from ..game import Game
+from ..game import Game, load_game
 
 
 class Catalog:
@@ -45,10 +43,12 @@ class Catalog:
         return None
 
     def load_path(self, path, params=None, players=None) -> Game:
-        """A game from a file (a catalog file or a design the server stored), with bases from here."""
-        ruleset = load_ruleset(path, FUNCTIONS, EFFECTS, params, players, find=self.find_base)
+        """A game from a file (a catalog file or a design the server stored), with bases from here;
+        through the cache of loaded games (:mod:`interpreter.load_cache`), as everywhere."""
         try:
-            return Game(ruleset, path)
+            return load_game(Path(path), params, players, find=self.find_base)
+        except ErrorList:
+            raise
         except RulebookError as exc:
             raise ErrorList([exc]) from None
 
