@@ -69,7 +69,7 @@ class ComprehensionGen:
         make = self._unrolled if unrolled else self._comprehension
         if uncounted or (outer_count is None and not nests):  # a lone one whose source holds comprehensions
             body = make(node, _load(items))
-            if unrolled and not _reads(body, items):  # each item read from its cheap source (getters)
+            if unrolled and not _reads_name(body, items):  # each item read from its cheap source (getters)
                 return body
             counting = N.Compare(left=bound, ops=[N.GtE()], comparators=[_const(0)])
             return N.IfExp(test=counting, body=body, orelse=_const(None))
@@ -401,6 +401,6 @@ class _Bounds:
         return None
 
 
-def _reads(tree, name) -> bool:
+def _reads_name(tree, name) -> bool:
     """Whether the generated ``tree`` reads the local ``name``."""
     return any(isinstance(n, py.Name) and n.id == name for n in py.walk(tree))
