@@ -96,9 +96,16 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if not allow_choose:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
                 frame[1] = pc
-                if suspend(s, frame, ins[1]):
+                spec = ins[1]  # stop here: who decides, and the legal actions
+                player = spec.player(s, env)
+                actions = legal_actions_at(s, env, spec, player)
+                if actions:
+                    s.decider = player
+                    s.legal_cache = actions
                     return False
-                pc = frame[1]  # no one could choose: past the decision
+                if spec.if_none != "skip":
+                    raise _no_option(s, spec, player)
+                pc = frame[1] = spec.end  # no one could choose: past the decision
             elif op == FORNEXT:
                 it = env[ins[1]]
                 if it[1] < len(it[0]):
@@ -134,20 +141,10 @@ def _store_returned(s, caller, done, call) -> None:
         del env[RETURNED]
 
 
-def suspend(s, frame, spec) -> bool:
-    """Stop at a decision: record who decides and the legal actions.  False if it was skipped."""
-    player = spec.player(s, frame[2])
-    actions = legal_actions_at(s, frame[2], spec, player)
-    if actions:
-        s.decider = player
-        s.legal_cache = actions
-        return True
-    if spec.if_none == "skip":
-        frame[1] = spec.end
-        return False
+def _no_option(s, spec, player) -> RulesRuntimeError:
     name = s.game.player_names[player] if isinstance(player, int) else player
-    raise RulesRuntimeError(f"{name} must decide here but has no legal option", spec.position,
-                            "add an option that is always possible (such as a pass), or 'if_none: skip'")
+    return RulesRuntimeError(f"{name} must decide here but has no legal option", spec.position,
+                             "add an option that is always possible (such as a pass), or 'if_none: skip'")
 
 
 def run(s) -> None:
