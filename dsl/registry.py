@@ -41,6 +41,10 @@ class Builtin:
     kind: str  # "function" or "effect"
     raw: bool = False  # the implementation gets compiled argument closures instead of values
     chance: bool = False  # draws from the game's random generator: only in statements, never in a test
+    # given the value of the first argument where the rules write it as a constant: the same
+    # implementation for that value, taking the other arguments (its work on the value done once),
+    # or None; generated code calls it instead of ``impl``
+    specialized: Callable | None = None
 
     def signature(self) -> str:
         parts = []
@@ -62,13 +66,15 @@ class Registry:
     kind: str
     entries: dict = field(default_factory=dict)
 
-    def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False, chance: bool = False):
+    def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False, chance: bool = False,
+                 specialized: Callable | None = None):
         """Decorator: add the decorated implementation under ``name``."""
 
         def decorate(impl: Callable) -> Callable:
             if name in self.entries:
                 raise ValueError(f"{self.kind} {name!r} registered twice")
-            self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw, chance)
+            self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw, chance,
+                                         specialized)
             return impl
 
         return decorate

@@ -212,7 +212,12 @@ class CodeGen(ExpressionGen):
         effect = EFFECTS.get(call.func)
         if effect is None or effect.raw:
             raise Unsupported(call.func)
-        return [N.Expr(value=_call(self.value(effect.impl), [S] + self.arguments(effect, call)))]
+        args = self.arguments(effect, call)
+        if effect.specialized is not None and args and isinstance(args[0], py.Constant):
+            special = effect.specialized(args[0].value)
+            if special is not None:
+                return [N.Expr(value=_call(self.value(special), [S] + args[1:]))]
+        return [N.Expr(value=_call(self.value(effect.impl), [S] + args))]
 
     def assignment(self, node) -> list:
         """``=``, ``+=``, ``-=``, ``*=``, evaluated in the closure compiler's order: the target's

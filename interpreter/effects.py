@@ -96,7 +96,8 @@ def end_game(state, reason=""):
         "Narrate what happens: the message, with `{player}`, `{other}`, `{component}` (a component or "
         "a list), `{number}` and `{count}` filled in from the arguments of those names. It goes to "
         "everyone, or only to the seat `to` (`to=owner_of(zone)`: the zone's owner). A component is "
-        "named only to seats that could see it then; the others read 'a card'.")
+        "named only to seats that could see it then; the others read 'a card'.",
+        specialized=narration.teller)
 def log(state, message, player=None, component=None, number=None, other=None, count=None, to=None):
     narration.add(state, message, {"player": player, "component": component, "number": number,
                                    "other": other, "count": count}, to)

@@ -51,13 +51,49 @@ def add(state, message: str, values: dict, to=None) -> None:
                 _CHECKED.clear()
             _CHECKED[message] = names
     used = {}
-    seen = []
     for name in names:
         value = values.get(name)
         if value is None:
-            raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
-                                    hint=f"add {name}=… to the call")
+            _missing(name)
         used[name] = value
+    _record(state, narrative, message, used, to)
+
+
+def teller(message: str):
+    """``log`` for one message, as a generated call that writes the message as a constant uses it:
+    ``tell(state, player, component, number, other, count, to)``, the message's fields found once.
+    None for a faulty message (``add`` reports it when the call runs, as before)."""
+    try:
+        names = _fields(message)
+    except RulesRuntimeError:
+        return None
+    wanted = tuple((name, _LOG_ARGUMENTS.index(name)) for name in dict.fromkeys(names))
+
+    def tell(state, *values) -> None:
+        narrative = state.narrative
+        if type(narrative) is tuple:  # muted
+            return
+        used = {}
+        for name, i in wanted:
+            value = values[i]
+            if value is None:
+                _missing(name)
+            used[name] = value
+        _record(state, narrative, message, used, values[5])
+    return tell
+
+
+_LOG_ARGUMENTS = ("player", "component", "number", "other", "count")  # log()'s, in its order
+
+
+def _missing(name: str):
+    raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
+                            hint=f"add {name}=… to the call")
+
+
+def _record(state, narrative: list, message: str, used: dict, to) -> None:
+    """Add the entry of ``message`` with the values of its fields (``used``)."""
+    seen = []
     items = used.get("component")
     if items is not None:
         if isinstance(items, list):

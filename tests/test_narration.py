@@ -28,16 +28,16 @@ def test_no_seat_is_told_what_it_may_not_see(path, monkeypatch):
     shown = {seat: set() for seat in range(game.num_players)}
     shown[None] = set()  # a spectator is told what every seat saw
 
-    def recording(state, message, values, to=None):
+    def recording(state, *entry):  # every message, from log() and end_game(), is recorded here
         for c in range(game.num_components):
             seen_by = [seat for seat in range(game.num_players) if component_visible(state, c, seat)]
             for seat in seen_by:
                 shown[seat].add(c)
             if len(seen_by) == game.num_players:
                 shown[None].add(c)
-        add(state, message, values, to)
-    add = narration.add
-    monkeypatch.setattr(narration, "add", recording)
+        record(state, *entry)
+    record = narration._record
+    monkeypatch.setattr(narration, "_record", recording)
     seats = list(range(game.num_players)) + [None]
     told = 0
     for seed in range(3):
