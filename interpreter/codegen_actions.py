@@ -134,15 +134,38 @@ def _interchangeable(gen, value, domain):
     from one) are never none and share their zone: the key leaves both tests out."""
     game = gen.game
     one_zone = _from_one_zone(gen, domain)
-    columns = [gen.value(game.name_index)] + ([] if one_zone else [gen.state_table("loc")])
-    if game.has_grids:
-        columns.append(gen.state_table("cell_of"))
-    columns += [gen.state_table("marks", name) for name in game.mark_names]
-    key = N.Tuple(elts=[_sub(column, value) for column in columns], ctx=N.Load())
+    marks = game.mark_names
+    if not game.has_grids and len(marks) <= 1 and all(type(v) is int for m in marks for v in game.initial_marks[m]):
+        key = _packed_key(gen, value, one_zone)
+    else:
+        columns = [gen.value(game.name_index)] + ([] if one_zone else [gen.state_table("loc")])
+        if game.has_grids:
+            columns.append(gen.state_table("cell_of"))
+        columns += [gen.state_table("marks", name) for name in marks]
+        key = N.Tuple(elts=[_sub(column, value) for column in columns], ctx=N.Load())
     if one_zone:
         return key
     return N.IfExp(test=N.Compare(left=value, ops=[N.IsNot()], comparators=[_const(None)]), body=key,
                     orelse=_const(None))
+
+
+def _packed_key(gen, value, one_zone):
+    """The key of ``_interchangeable`` as one whole number, cheaper to make and hash than a tuple,
+    for a game without grids whose components have at most one mark, a whole number in every
+    component: ``name + names × (zone + zones × mark)``.  Name and zone are numbered from 0, each
+    below its count, so different keys give different numbers (the mark may be any whole number)."""
+    game = gen.game
+    parts = [(gen.value(game.name_index), max(game.name_index, default=0) + 1)]
+    if not one_zone:
+        parts.append((gen.state_table("loc"), len(game.zone_names)))
+    key = None
+    for name in game.mark_names:  # at most one
+        key = _sub(gen.state_table("marks", name), value)
+    for column, count in reversed(parts):
+        read = _sub(column, value)
+        key = read if key is None else N.BinOp(left=read, op=N.Add(),
+                                               right=N.BinOp(left=_const(count), op=N.Mult(), right=key))
+    return key
 
 
 def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen_name) -> list:
