@@ -67,9 +67,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
         copy = [_assign("e", _call(_load("dict"), [E]))]
     body = copy + gen.end(outer, body)
     body.append(N.Return(value=_const(None)))
-    function = gen.function(["s", "e", "out", "batch"], body)
-    function.with_context = tuple(spec for spec in compiled if spec.context)  # texts with other fields
-    return function
+    return gen.function(["s", "e", "out", "batch"], body)
 
 
 def _drop(statements, writes) -> None:

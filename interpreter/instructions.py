@@ -41,7 +41,8 @@ class OptionSpec:
 
 
 class ChoiceSpec:
-    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate")
+    __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate",
+                 "with_context")
 
     def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
         self.player = player
@@ -52,6 +53,7 @@ class ChoiceSpec:
         self.position = position
         self.prompt_parts = prompt_parts  # (literal, compiled field or None, the field's type name)
         self.enumerate = None  # generated enumeration of the legal actions (interpreter.codegen_actions)
+        self.with_context = tuple(option for option in options if option.context)  # texts with other fields
 
 
 class Proc:

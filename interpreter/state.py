@@ -267,7 +267,11 @@ class State:
         option = action.option
         frame = self.stack[-1]
         env = frame[2]
-        env.update(zip(option.param_names, action.values))
+        names = option.param_names
+        if len(names) == 1:
+            env[names[0]] = action.values[0]
+        elif names:
+            env.update(zip(names, action.values))
         frame[1] = option.start
         self.decider = None
         self.legal_cache = None
