@@ -294,6 +294,7 @@ class Game:
         self.zone_triggers = per_zone
         self.procs = compiler.procs
         self.codes = [proc.code for proc in self.procs]
+        self.openings = vm.opening_decisions(self.codes)
         self._score = compiler.expr(rs.score) if rs.score is not None else None
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None

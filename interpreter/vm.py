@@ -42,8 +42,10 @@ def execute(s, stack, allow_choose: bool) -> bool:
     """Run ``stack`` until it is empty (True) or reaches a decision (False).  The running frame's
     pc, code and locals are kept in Python locals; the pc goes back into the frame where someone
     may read it: at a decision, a call, a return and an error."""
-    procs = s.game.procs
-    codes = s.game.codes
+    game = s.game
+    procs = game.procs
+    codes = game.codes
+    openings = game.openings
     steps = 0
     if not stack:
         return True
@@ -76,11 +78,28 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if len(stack) >= MAX_CALL_DEPTH:
                     raise RulesRuntimeError(f"procedures call each other more than {MAX_CALL_DEPTH} deep",
                                             ins[-1], "a procedure calls itself without end")
-                env = {} if ins[2] is None else ins[2](s, env)
-                frame = [ins[1], 0, env]
-                stack.append(frame)
-                code = codes[ins[1]]
-                pc = 0
+                callee = ins[1]
+                local = {} if ins[2] is None else ins[2](s, env)
+                spec = openings[callee]
+                if spec is None or ins[3] is not None or not allow_choose:
+                    env = local
+                    frame = [callee, 0, env]
+                    stack.append(frame)
+                    code = codes[callee]
+                    pc = 0
+                    continue
+                ins = codes[callee][0]  # it opens with a decision, asked here (an error names it)
+                player = spec.player(s, local)
+                actions = legal_actions_at(s, local, spec, player)
+                if actions:
+                    stack.append([callee, 0, local])
+                    s.decider = player
+                    s.legal_cache = actions
+                    return False
+                if spec.if_none != "skip":
+                    raise _no_option(s, spec, player)
+                steps += 2  # the decision and the return, as if the callee had run them
+                pc += 1
             elif op == RET:  # the caller's frame goes on, in this loop
                 done = stack.pop()
                 if not stack:
@@ -125,6 +144,20 @@ def execute(s, stack, allow_choose: bool) -> bool:
             raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
         except Exception as exc:  # a ruleset's expression failed: report it at its statement
             raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
+
+
+def opening_decisions(codes) -> list:
+    """Per procedure, the decision its first instruction asks for, or None.  A call of such a
+    procedure asks for it before pushing the callee's frame, which is pushed only if someone
+    decides: the stack at every decision is the same, and a decision no one can take (``if_none:
+    skip``) costs no frame.  Not where skipping the decision leads elsewhere than to a return."""
+    found = []
+    for code in codes:
+        spec = code[0][1] if code and code[0][0] == CHOOSE else None
+        if spec is not None and spec.if_none == "skip" and code[spec.end][0] != RET:
+            spec = None
+        found.append(spec)
+    return found
 
 
 def _store_returned(s, caller, done, call) -> None:
