@@ -29,6 +29,7 @@ class Sources:
         self.statements: dict = {}  # pc -> ast statement node
         self.ifs: dict = {}  # pc of the JUMPF -> (condition node, pc of the JUMP over 'else' or None)
         self.loops: dict = {}  # pc of a for loop's FORINIT -> its variable
+        self.always: set = set()  # pcs of the tests of loops that always go on (while: true)
 
 
 def fuse(gen, code, sources, opcodes, max_steps) -> None:

@@ -15,7 +15,7 @@ from dsl.resolver import RETURNED
 from dsl.types import ANY, INT, ZONE, element_type
 
 from .codegen_actions import enumerator
-from .codegen_blocks import fuse
+from .codegen_blocks import EXECN, fuse
 from .comprehensions import all_of
 from .instructions import (CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET, ChoiceSpec, OptionSpec,
                            Proc)
@@ -51,17 +51,21 @@ def _applied(impl, args):
     return lambda s, e: impl(s, *[f(s, e) for f in args])
 
 
-def _thread_jumps(code) -> None:
+def _thread_jumps(code, always=frozenset()) -> None:
     """Make every jump go straight to where a chain of jumps ends (the ends of nested options jump
     to the end of each enclosing decision in turn), and a jump to a return return at once.  A
-    jump made so keeps the position of the last jump of its chain (a loop's jump back names the
-    loop in the error of a runaway loop).  No instruction moves, so the pcs of saved states keep
-    their meaning."""
+    chain also passes over the test of a loop that always goes on (``while: true``: the pcs in
+    ``always``), and a generated block goes on where the chain after it ends.  A jump made so
+    keeps the position of the last jump of its chain (a loop's jump back names the loop in the
+    error of a runaway loop).  No instruction moves, so the pcs of saved states keep their meaning."""
     def final(pc, position):
         seen = set()
-        while code[pc][0] == JUMP and pc not in seen:
+        while pc not in seen and (code[pc][0] == JUMP or pc in always):
             seen.add(pc)
-            pc, position = code[pc][1], code[pc][-1]
+            if code[pc][0] == JUMP:
+                pc, position = code[pc][1], code[pc][-1]
+            else:
+                pc += 1
         return pc, position
 
     for pc, ins in enumerate(code):
@@ -70,6 +74,8 @@ def _thread_jumps(code) -> None:
             code[pc] = code[target] if code[target][0] == RET else (JUMP, target, position)
         elif ins[0] == JUMPF:
             code[pc] = (JUMPF, ins[1], final(ins[2], None)[0], ins[-1])
+        elif ins[0] == EXECN:
+            code[pc] = ins[:3] + (final(ins[3], None)[0],) + ins[4:]
 
 
 class StatementCompiler:
@@ -91,7 +97,7 @@ class StatementCompiler:
             proc.code.append((RET, proc.position))
             if self.codegen is not None:
                 fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF), MAX_STEPS)
-            _thread_jumps(proc.code)
+            _thread_jumps(proc.code, proc.sources.always)
         finally:
             self.proc = outer
 
@@ -225,6 +231,8 @@ class StatementCompiler:
                     return False
                 e[slot] += 1
                 return e[slot] <= limit
+        elif isinstance(stmt.cond, ast.Literal) and stmt.cond.value is True:
+            self.proc.sources.always.add(len(code))  # the test of 'while: true' (see _thread_jumps)
         self._loop_while(code, stmt, cond, loops)
 
     def _loop_while(self, code, stmt, cond, loops):
