@@ -22,6 +22,7 @@ from dsl.unparse import unparse
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
 from .actions import Action, frozen
 from .codegen_expressions import names_local
+from .codegen_indexes import indexed_loop
 from .codegen_invariants import Invariants
 from .limits import MAX_ITEMS
 
@@ -59,7 +60,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
         return None
     finally:
         gen.invariant = None
-    body[:0] = invariant.resetting(0)
+    body[:0] = invariant.resetting(0) + [_assign(name, _const(None)) for name in invariant.indexes.values()]
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
         _drop(body, {id(write) for write in gen.env_writes})
         copy = []
@@ -285,6 +286,9 @@ def _comprehension_loop(gen, node, i):
         element = invariant.settle(gen, element)
     finally:
         invariant.depth = i
+    looked_up = None if prelude else indexed_loop(gen, invariant.indexes, source, loop_var, condition)
+    if looked_up is not None:  # the items passing the condition's first test, from an index
+        prelude, source, condition = looked_up
     return prelude, source, loop_var, condition, element
 
 

@@ -50,6 +50,8 @@ class Invariants:
         self.kept_depth: dict = {}  # local -> depth
         self.pending: dict = {}  # id(part) -> (part, depth): invariant here, not kept yet
         self.settled: set = set()  # ids of parts made whose pending parts are decided
+        self.eager: dict = {}  # local -> the read of a component's table it keeps (see _read_of_component)
+        self.indexes: dict = {}  # what is grouped -> the local of its index (interpreter/codegen_indexes.py)
 
     def active(self, gen) -> bool:
         return gen.scopes is self.scopes and not gen.in_iterable
@@ -103,6 +105,8 @@ class Invariants:
             name = self.kept[key] = gen.fresh("m")
             self.kept_depth[name] = depth
             self.resets.setdefault(depth, []).append((name, made if eager else None))
+            if eager:
+                self.eager[name] = made
         if eager:
             return _load(name)
         test = N.Compare(left=_load(name), ops=[N.IsNot()], comparators=[_const(...)])
