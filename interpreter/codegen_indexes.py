@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast as py
 
 from .codegen_ast import N, _call, _const, _load, _store
+from .codegen_invariants import GLOBAL, component_table
 
 _PLAIN = (str, int, bool)
 
@@ -90,7 +91,7 @@ def _invariant(source) -> bool:
     handed to the generated code (``_k``) and constants, with ``+`` and subscripts."""
     for node in py.walk(source):
         if isinstance(node, py.Name):
-            if not node.id.startswith(("_h", "_k")):
+            if not node.id.startswith(GLOBAL):
                 return False
         elif not isinstance(node, (py.Subscript, py.BinOp, py.Add, py.Constant, py.Load)):
             return False
@@ -110,13 +111,8 @@ def _equality(gen, test, var):
 
 def _table_read(gen, node, var):
     """``T`` for ``T[var]``, ``T`` an attribute table with a plain value for every component."""
-    if not (isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and isinstance(node.slice, py.Name)
-            and node.slice.id == var and node.value.id.startswith("_k")):
-        return None
-    table = gen.namespace.get(node.value.id)
-    if type(table) is not list or len(table) != gen.game.num_components:
-        return None
-    return node.value if all(type(value) in _PLAIN for value in table) else None
+    table = component_table(gen, node, var)
+    return node.value if table is not None and all(type(value) in _PLAIN for value in table) else None
 
 
 def _plain_key(gen, node) -> bool:

@@ -28,7 +28,7 @@ from .codegen_ast import N, _const, _load, _store
 _COST = {py.Call: 3, py.ListComp: 3, py.GeneratorExp: 3, py.BinOp: 1, py.Compare: 1, py.BoolOp: 1,
          py.IfExp: 1}  # a part is worth keeping from a cost of 3 (a call, or a checked subtraction)
 _OWN = ("_n", "_o", "_z", "_a", "_s", "_m")  # locals a part binds itself (checked values, sources, kept parts)
-_GLOBAL = ("_h", "_k")  # the state's tables read once, values handed to the generated code
+GLOBAL = ("_h", "_k")  # the state's tables read once, values handed to the generated code
 _BUILTINS = {"s", "len", "sum", "any", "all", "min", "max", "set", "isinstance", "list", "dict", "map"}
 
 
@@ -122,11 +122,7 @@ class Invariants:
         """Whether ``made`` is ``T[p]``: ``T`` a table handed to the generated code with an entry
         per component (an attribute, a name), ``p`` a parameter that always holds a component (see
         ``components``).  Such a read cannot fail: it is made once where ``p`` is bound."""
-        if not (isinstance(made, py.Subscript) and isinstance(made.value, py.Name) and isinstance(made.slice, py.Name)
-                and made.slice.id in self.components and made.value.id.startswith("_k")):
-            return False
-        table = gen.namespace.get(made.value.id)
-        return type(table) in (list, tuple) and len(table) == gen.game.num_components
+        return component_table(gen, made) is not None and made.slice.id in self.components
 
     def _bound_at(self, made):
         """The depth at which everything ``made`` reads is bound, or None if it reads something
@@ -154,9 +150,19 @@ class Invariants:
                 depth = max(depth, self.levels[name])
             elif name in self.kept_depth:
                 depth = max(depth, self.kept_depth[name])
-            elif not name.startswith(_GLOBAL):
+            elif not name.startswith(GLOBAL):
                 return None
         return depth
+
+
+def component_table(gen, read, var=None):
+    """For ``read`` = ``T[v]``, ``v`` a local (``var`` if given): the value of ``T`` if it is a table
+    handed to the generated code with an entry per component (an attribute, a name); else None."""
+    if not (isinstance(read, py.Subscript) and isinstance(read.value, py.Name) and isinstance(read.slice, py.Name)
+            and read.value.id.startswith("_k") and (var is None or read.slice.id == var)):
+        return None
+    table = gen.namespace.get(read.value.id)
+    return table if type(table) in (list, tuple) and len(table) == gen.game.num_components else None
 
 
 def _cost(node) -> int:
