@@ -9,7 +9,8 @@ loaded games (``<key>.game``, :mod:`interpreter.load_cache`).  Each file starts 
 and a SHA-256 of the rest: :func:`read` gives None for a file that is missing, truncated or damaged,
 so a bad entry is a miss (built again and rewritten), never an error.  Writes are atomic (a
 temporary file in the folder, then ``os.replace``); past :data:`MAX_BYTES` the least recently used
-files go.  The entries are read with ``pickle``, which can run code: that is acceptable only because
+files go.  The entries are read with ``pickle`` (the parser, lark's own format) and ``marshal``
+(games, rebuilt by calling the classes they name), which can run code: that is acceptable only because
 this folder is the user's own, private (checked on every use) and written by rulebook alone; nothing
 compiled is ever read from anywhere else.
 
