@@ -36,6 +36,30 @@ def component_visible(state, c: int, viewer) -> bool:
     return host is None or component_visible(state, host, viewer)
 
 
+def seen_components(state, viewer) -> set:
+    """The components ``viewer`` sees now (the ones its view describes)."""
+    return {c for c in range(state.game.num_components) if component_visible(state, c, viewer)}
+
+
+def told_in_full(action, seen: set) -> bool:
+    """Whether a viewer who saw ``seen`` (before or after the action) is told the action in full: it
+    is declared public, or every component it names is in ``seen`` (a secret bet, a card passed
+    face down are not)."""
+    return action.public or set(action.components()) <= seen
+
+
+def readable_action(action, named: bool = True) -> str:
+    """An action as people read it: its text, or its option's name with spaces for underscores
+    (only the name with ``named=False``)."""
+    text = str(action) if named else action.name
+    return text.replace("_", " ") if text == action.name else text
+
+
+def told_action(action, told: bool) -> str:
+    """An action as a viewer is told it: in full, or its option's name and "(details hidden)"."""
+    return readable_action(action) if told else f"{readable_action(action, named=False)} (details hidden)"
+
+
 def zone_mask(state, zone: int) -> int:
     """A bit per seat for which ``zone_visible(state, zone, seat)`` holds, worked out at once."""
     game = state.game

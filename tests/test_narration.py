@@ -9,8 +9,9 @@ import pytest
 
 from conftest import MINIMAL, ROOT, RULESETS, TEST_GAMES
 from interpreter import RulebookError, load_game, narration
-from interpreter.cli.play import visible_components
+from interpreter.cli.replay_show import _action_text
 from interpreter.views import component_visible
+from interpreter.web.narration import step_lines, visible_sets
 
 SHIPPED = sorted((ROOT / "rulesets").glob("*.yaml"))
 
@@ -128,3 +129,35 @@ def test_end_game_reason_and_what_the_end_reveals(tmp_path):
 def test_reveal_names_known_zones(tmp_path):
     with pytest.raises(RulebookError, match="'reveal' names unknown zone 'hands'"):
         _minimal(tmp_path, "  score: player.score\n", "  score: player.score\n  reveal: [hands]\n")
+
+
+@pytest.mark.parametrize("name, expected", [("la-famiglia", "keep street"), ("mafiadollar", "(details hidden)")])
+def test_the_terminal_replay_and_the_web_table_tell_each_step_alike(name, expected):
+    """Every seat and the spectator are told each step with the same words in both, details hidden
+    alike, an option without parameters spelled without underscores ('keep street')."""
+    game = load_game(name)
+    told = set()
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        seen, heard = visible_sets(state), {}
+        while not state.is_terminal():
+            seat, before = state.decider, state.clone()
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            lines, seen = step_lines(seen, heard, seat, action, state)
+            for viewer, (first, *_) in lines.items():
+                text = _action_text({"action": str(action), "seat": seat}, before, state, viewer)
+                assert first == f"{game.player_names[seat]}: {text}", (viewer, first, text)
+                told.add(text)
+    assert any(expected in text for text in told) and not any("_" in text for text in told)
+
+
+def visible_components(view) -> set:
+    """The ids of the components a view shows (the view read as a seat gets it, not the engine's test)."""
+    if isinstance(view, dict):
+        found = {view["id"]} if isinstance(view.get("id"), int) else set()
+        return found.union(*(visible_components(v) for v in view.values()))
+    if isinstance(view, list):
+        return set().union(*(visible_components(v) for v in view))
+    return set()

@@ -21,6 +21,7 @@ from dsl.explain import explain
 
 from ..analysis.match_log import MatchRecorder, log_header, read_logs
 from ..bots import bot_seed, make_bot
+from ..views import readable_action, seen_components, told_action, told_in_full
 from .render import render_view, result_text
 from .safe import safe_text
 
@@ -130,12 +131,11 @@ class Table:
         self.console.print(Text.assemble((safe_text(who), "bold"), safe_text(text)))
 
     def public_text(self, action, before, after) -> str:
-        """The action's text, or its option's name when it names a component not every person at
-        the table could see before or after it (a secret bet, a card passed face down)."""
-        for viewer in self.humans:  # bots only: the one watching sees every move in full
-            if not action.public and not told_in_full(action, before, after, viewer):
-                return f"{action_text(action, named=False)} (details hidden)"
-        return action_text(action)
+        """The action as every person at the table may be told it (bots only: the one watching sees
+        every move in full)."""
+        told = all(told_in_full(action, seen_components(before, viewer) | seen_components(after, viewer))
+                   for viewer in self.humans)
+        return told_action(action, told)
 
     # ---- a person decides ------------------------------------------------------------------------
     def ask(self, seat):
@@ -229,7 +229,7 @@ class Table:
                 return choice.label
             prefix += (following[0].value,)
             if following[0].complete:
-                return action_text(following[0].action)
+                return readable_action(following[0].action)
 
     def _labels(self, prefix) -> list:
         labels = []
@@ -328,7 +328,7 @@ class Table:
         del self.recorder.steps[keep:]
         for s in self.told:
             self.told[s] = len(self.state.narration(s))
-        self.console.print(Text(f"undone: {', '.join(action_text(step.action) for step in taken if step.seat == seat)}"
+        self.console.print(Text(f"undone: {', '.join(readable_action(step.action) for step in taken if step.seat == seat)}"
                                 f" ({len(taken)} step(s) taken back)", style="yellow"))
 
     def read(self, seat, prompt: str) -> str:
@@ -378,19 +378,6 @@ def match_choice(text: str, choices: list):
     return None
 
 
-def action_text(action, named=True) -> str:
-    """An action as people read it: its text, or its option's name without underscores (only the
-    name with ``named=False``)."""
-    text = str(action) if named else action.name
-    return text.replace("_", " ") if text == action.name else text
-
-
-def told_in_full(action, before, after, viewer) -> bool:
-    """Whether ``viewer`` could see every component the action names, before or after it."""
-    seen = visible_components(before.view(viewer)) | visible_components(after.view(viewer))
-    return set(action.components()) <= seen
-
-
 def told_line(message: dict) -> Grid:
     """A narration message as an indented line that wraps under itself."""
     grid = Grid.grid()
@@ -408,16 +395,6 @@ def narration_text(message: dict) -> Text:
                                                        ("bold" if "number" in part else ""))
         text.append(safe_text(part["text"]), style=style)
     return text
-
-
-def visible_components(view) -> set:
-    """The ids of the components a view shows."""
-    if isinstance(view, dict):
-        found = {view["id"]} if isinstance(view.get("id"), int) else set()
-        return found.union(*(visible_components(v) for v in view.values()))
-    if isinstance(view, list):
-        return set().union(*(visible_components(v) for v in view))
-    return set()
 
 
 def resume_record(path) -> dict:

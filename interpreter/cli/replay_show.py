@@ -12,7 +12,8 @@ from dsl.errors import ParameterError, RulebookError
 
 from ..analysis.match_log import read_logs
 from ..game import load_game
-from .play import action_text, told_in_full, told_line
+from ..views import seen_components, told_action, told_in_full
+from .play import told_line
 from .safe import safe_text
 from .render import render_view, result_text
 
@@ -95,6 +96,5 @@ def _show(console, game, states, steps, at, viewer) -> None:
 def _action_text(step, before, after, viewer) -> str:
     """The step's action as the viewer may know it."""
     action = before.parse_action(step["action"])
-    if action.public or viewer == step["seat"] or told_in_full(action, before, after, viewer):
-        return action_text(action)
-    return f"{action_text(action, named=False)} (details hidden)"
+    seen = seen_components(before, viewer) | seen_components(after, viewer)
+    return told_action(action, viewer == step["seat"] or told_in_full(action, seen))

@@ -7,7 +7,7 @@ the ruleset's ``log`` messages, each told as far as that seat may know) follows.
 """
 from __future__ import annotations
 
-from ..views import component_visible
+from ..views import seen_components, told_action, told_in_full
 
 
 def viewers(game) -> list:
@@ -17,8 +17,7 @@ def viewers(game) -> list:
 
 def visible_sets(state) -> dict:
     """Per viewer, the components it sees now."""
-    game = state.game
-    return {v: {c for c in range(game.num_components) if component_visible(state, c, v)} for v in viewers(game)}
+    return {v: seen_components(state, v) for v in viewers(state.game)}
 
 
 def step_lines(before_seen: dict, heard: dict, seat: int, action, after) -> tuple:
@@ -27,12 +26,10 @@ def step_lines(before_seen: dict, heard: dict, seat: int, action, after) -> tupl
     is brought up to date.  Returns (lines per viewer, the components each viewer sees now)."""
     game = after.game
     who = game.player_names[seat]
-    named = set(action.components())
     now = visible_sets(after)
     lines = {}
     for viewer in viewers(game):
-        told = action.public or viewer == seat or named <= (before_seen[viewer] | now[viewer])
-        text = str(action) if told else f"{action.name.replace('_', ' ')} (details hidden)"
+        text = told_action(action, viewer == seat or told_in_full(action, before_seen[viewer] | now[viewer]))
         lines[viewer] = [f"{who}: {text}"] + engine_lines(after, viewer, heard)
     return lines, now
 
