@@ -12,13 +12,14 @@ import difflib
 import json
 from functools import lru_cache
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING
 
 from .errors import COMMA_HINT, SchemaError, cut_at_a_comma
 from .yaml_loader import Document
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
 SCHEMA_PATH = SCHEMAS_DIR / "ruleset.schema.json"
@@ -37,6 +38,8 @@ def ruleset_schema() -> dict:
 @lru_cache(maxsize=None)
 def validator(path: Path = SCHEMA_PATH) -> Draft202012Validator:
     """A validator for one of the schemas; the two refer to each other by file name."""
+    from jsonschema import Draft202012Validator  # imported when first needed: a load from the cache does not
+    from referencing import Registry, Resource
     registry = Registry().with_resources(
         (p.name, Resource.from_contents(_schema(p))) for p in (SCHEMA_PATH, VARIANT_SCHEMA_PATH))
     return Draft202012Validator(_schema(path), registry=registry)
@@ -50,6 +53,7 @@ def _path_name(path) -> str:
 
 
 def _deepest(error: ValidationError) -> ValidationError:
+    from jsonschema.exceptions import best_match
     while error.context:
         intended = _intended_alternative(error)
         error = best_match(intended or error.context)

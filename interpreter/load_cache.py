@@ -24,12 +24,12 @@ Off: ``RULEBOOK_NO_CACHE=1``, or ``load_game(..., cache=False)`` (games only).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 
-import lark
 import yaml
 
 from dsl import cache
@@ -42,12 +42,13 @@ _fingerprint = None
 
 
 def engine_fingerprint() -> bytes:
-    """A SHA-256 of what makes a compiled game: the engine's source and the Python that runs it."""
+    """A SHA-256 of what makes a compiled game: the engine's source and the Python that runs it (lark
+    by its ``__init__.py``, which holds its version, so that a load from the cache imports no lark)."""
     global _fingerprint
     if _fingerprint is None:
         digest = hashlib.sha256(cache.FORMAT)
-        digest.update(f"{sys.implementation.name} {sys.version} lark {lark.__version__} "
-                      f"PyYAML {yaml.__version__}".encode())
+        digest.update(f"{sys.implementation.name} {sys.version} PyYAML {yaml.__version__}".encode())
+        digest.update(Path(importlib.util.find_spec("lark").origin).read_bytes())
         for pattern in _ENGINE_FILES:
             for path in sorted(_ENGINE.glob(pattern)):
                 digest.update(path.relative_to(_ENGINE).as_posix().encode() + b"\0")

@@ -12,8 +12,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from dsl.errors import ParameterError, RulebookError
 
@@ -34,7 +32,8 @@ class SavedStateError(ParameterError):
 
 
 @lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
+def _validator():
+    from jsonschema import Draft202012Validator  # imported when first needed
     return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
@@ -136,7 +135,10 @@ def state_from_data(game, data, depth: int = 0) -> State:
     """A State of ``game`` from saved data (the dict or JSON text of ``State.to_json()``); ``depth``
     counts the states nested in a pending chance node."""
     data = parse_json(data)
-    error = None if _plainly_valid(data) else best_match(_validator().iter_errors(data))
+    error = None
+    if not _plainly_valid(data):  # the schema, for the message of what is wrong
+        from jsonschema.exceptions import best_match
+        error = best_match(_validator().iter_errors(data))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
         raise SavedStateError(f"the saved state's field {where.lstrip('.') or '(top level)'} is wrong: "

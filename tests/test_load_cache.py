@@ -71,7 +71,9 @@ CHILD = textwrap.dedent("""
         return game
     load_cache.Store.get = counted
     def main():
-        print(json.dumps({{"digests": [digest(load_game(n)) for n in {names!r}], "hits": hits}}))
+        digests = [digest(load_game(n)) for n in {names!r}]
+        imported = sorted(m for m in ("jsonschema", "lark") if m in sys.modules)
+        print(json.dumps({{"digests": digests, "hits": hits, "imported": imported}}))
 """)
 
 
@@ -88,6 +90,7 @@ def test_a_cached_game_plays_like_a_freshly_compiled_one(cache_home):
     assert cold["hits"] == [False] * len(PLAYED) and len(entries(cache_home)) == len(PLAYED)
     warm = run_child(PLAYED)  # another fresh process: reads them
     assert warm["hits"] == [True] * len(PLAYED)
+    assert cold["imported"] == ["jsonschema", "lark"] and warm["imported"] == []  # no parser, no schema
     uncached = [digest(load_game(name, cache=False)) for name in PLAYED]
     assert cold["digests"] == uncached
     assert warm["digests"] == uncached

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
 from dsl.errors import ParameterError, RulebookError
 
@@ -94,7 +92,8 @@ def read_logs(path) -> list:
 
 
 @lru_cache(maxsize=1)
-def _log_schema() -> Draft202012Validator:
+def _log_schema():
+    from jsonschema import Draft202012Validator  # imported when first needed
     return Draft202012Validator(json.loads(LOG_SCHEMA.read_text(encoding="utf-8"))["$defs"]["log"])
 
 
@@ -114,6 +113,7 @@ def _check_log(path, log) -> None:
     if log.get("version") != VERSION:
         raise ParameterError(f"{path} is a log of version {str(log.get('version'))[:20]}; this rulebook reads "
                              f"version {VERSION}")
+    from jsonschema.exceptions import best_match
     error = best_match(_log_schema().iter_errors(log))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
