@@ -22,9 +22,12 @@ variants played through), which the CPython run covers; keep that run to about a
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import os
 import platform
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -83,6 +86,22 @@ def view_component_ids(view) -> set:
         elif isinstance(item, list):
             todo.extend(item)
     return found
+
+
+def digest(game, seeds=(1, 2), decisions=80) -> str:
+    """A SHA-256 of seeded random playouts: the legal action texts and the state after each action."""
+    h = hashlib.sha256()
+    for seed in seeds:
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        for _ in range(decisions):
+            if state.is_terminal():
+                break
+            actions = state.legal_actions()
+            h.update(json.dumps([str(a) for a in actions]).encode())
+            state.apply_action(actions[rng.randrange(len(actions))])
+            h.update(json.dumps(state.to_json(), sort_keys=True).encode())
+    return h.hexdigest()
 
 
 IN_CI = os.environ.get("CI", "").lower() == "true"

@@ -6,15 +6,13 @@ ruleset (the four games under PyPy) playing the same after the round trip."""
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
 import operator
-import random
 from dataclasses import dataclass
 
 import pytest
 
-from conftest import ON_PYPY, RULESETS, VARIANTS
+from conftest import ON_PYPY, RULESETS, VARIANTS, digest
 from dsl import registry
 from interpreter import graph_codec, load_game
 from interpreter import load_cache
@@ -142,21 +140,6 @@ def test_what_cannot_be_written_faithfully_is_refused():
         round_trip(Local)
     with pytest.raises(graph_codec.Unsupported):
         round_trip([1, Local()])
-
-
-def digest(game, seeds=(1, 2), decisions=60) -> str:
-    h = hashlib.sha256()
-    for seed in seeds:
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        for _ in range(decisions):
-            if state.is_terminal():
-                break
-            actions = state.legal_actions()
-            h.update(json.dumps([str(a) for a in actions]).encode())
-            state.apply_action(actions[rng.randrange(len(actions))])
-            h.update(json.dumps(state.to_json(), sort_keys=True).encode())
-    return h.hexdigest()
 
 
 SHIPPED = [path for path in RULESETS + VARIANTS if not ON_PYPY or path.parent.name == "rulesets"]

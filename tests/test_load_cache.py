@@ -9,7 +9,6 @@ import hashlib
 import inspect
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import textwrap
 
 import pytest
 
-from conftest import BROKEN, MINIMAL, ROOT
+from conftest import BROKEN, MINIMAL, ROOT, digest
 from interpreter import ErrorList, RulebookError, load_game
 from dsl import cache
 from dsl import parser as parser_module
@@ -41,22 +40,6 @@ def cache_home(tmp_path, monkeypatch):
 
 def entries(home) -> list:
     return sorted((home / "rulebook").glob("*.game"))
-
-
-def digest(game, seeds=(1, 2), decisions=80) -> str:
-    """A SHA-256 of seeded random playouts: the legal action texts and the state after each action."""
-    h = hashlib.sha256()
-    for seed in seeds:
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        for _ in range(decisions):
-            if state.is_terminal():
-                break
-            actions = state.legal_actions()
-            h.update(json.dumps([str(a) for a in actions]).encode())
-            state.apply_action(actions[rng.randrange(len(actions))])
-            h.update(json.dumps(state.to_json(), sort_keys=True).encode())
-    return h.hexdigest()
 
 
 CHILD = textwrap.dedent("""
