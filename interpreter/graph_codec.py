@@ -119,10 +119,7 @@ def _made(kind, record, table):
     if kind == CALL:
         return table[record[1]](*_resolved(record[2], record[3], table))
     if kind == GLOBAL:
-        found = _module(record[1])
-        for part in record[2].split("."):
-            found = getattr(found, part)
-        return found
+        return _attribute_path(_module(record[1]), record[2])
     if kind == KNOWN:
         value = getattr(_module(record[1]), record[2])
         return value if record[3] is None else value[record[3]]
@@ -162,6 +159,20 @@ def _module(name):
     return sys.modules.get(name) or importlib.import_module(name)
 
 
+def _attribute_path(found, qualname: str):
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _importable(obj, module: str, qualname: str) -> bool:
+    """Whether ``obj`` is what ``module.qualname`` names in a module already imported."""
+    try:
+        return _attribute_path(sys.modules.get(module), qualname) is obj
+    except AttributeError:
+        return False
+
+
 class _Encoder:
     def __init__(self, known):
         self.known = known
@@ -188,6 +199,11 @@ class _Encoder:
         if kind is tuple or kind is frozenset:
             return all(self.inline(item) for item in value)
         return False
+
+    def names_of(self, mapping) -> tuple:
+        """The keys of ``mapping`` as the one tuple kept for them (marshal writes it once)."""
+        names = tuple(mapping)
+        return self.names.setdefault(names, names)
 
     def make(self, obj, record) -> int:
         row = self.memo[id(obj)] = len(self.memo)
@@ -256,19 +272,12 @@ class _Encoder:
     def global_(self, obj, name=None) -> int:
         name = name or getattr(obj, "__qualname__", None) or obj.__name__
         module = pickle.whichmodule(obj, name)
-        found = sys.modules.get(module)
-        for part in name.split("."):
-            found = getattr(found, part, None)
-        if found is not obj:
+        if not _importable(obj, module, name):
             raise Unsupported(f"{obj!r} is not importable as {module}.{name}")
         return self.make(obj, (GLOBAL, module, name))
 
     def function(self, f) -> int:
-        module = sys.modules.get(f.__module__)
-        found = module
-        for part in f.__qualname__.split("."):
-            found = getattr(found, part, None)
-        if found is f:
+        if _importable(f, f.__module__, f.__qualname__):
             return self.make(f, (GLOBAL, f.__module__, f.__qualname__))
         if type(f.__globals__) is not dict:  # PyPy: a built-in such as object.__new__
             return self.global_(f)
@@ -341,7 +350,7 @@ class _Encoder:
     def object_with_state(self, obj, cls, state) -> int:
         """An object of ``cls`` (a row) made and filled by one record after what its state holds, or,
         when it is reached again from there, made then and filled by a second record."""
-        names = self.names.setdefault(tuple(state), tuple(state))
+        names = self.names_of(state)
         self.unmade[id(obj)] = cls
         try:
             values, refs = self.values(tuple(state.values()))
@@ -361,8 +370,6 @@ class _Encoder:
         if type(state) is tuple and len(state) == 2:
             state, slots = state
         if state:
-            names = self.names.setdefault(tuple(state), tuple(state))
-            self.records.append((ATTRS, row) + self.values(tuple(state.values())) + (names,))
+            self.records.append((ATTRS, row) + self.values(tuple(state.values())) + (self.names_of(state),))
         if slots:
-            names = self.names.setdefault(tuple(slots), tuple(slots))
-            self.records.append((SLOTS, row) + self.values(tuple(slots.values())) + (names,))
+            self.records.append((SLOTS, row) + self.values(tuple(slots.values())) + (self.names_of(slots),))

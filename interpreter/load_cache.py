@@ -3,21 +3,21 @@ ruleset again skips the pipeline.
 
 One file per (ruleset file, parameters, player count), ``<key>.game``, holds the loaded
 :class:`interpreter.game.Game` written by :mod:`interpreter.graph_codec` — the checked rules and the
-compiled code: the generated functions with their code objects, the closures of the compiler with the contents of their cells, the tables,
-the positions of every rule (runtime errors name the same file, line and column).  The key is a
-SHA-256 over the engine (the source of ``dsl/`` and ``interpreter/``'s modules, the grammar, the
-schemas, the versions of Python, lark and PyYAML), the ruleset file's path and content, the
-parameters and the player count; the entry also lists every other file read (the chain of
-``extends:``) with the file its name resolved to and the SHA-256 of its content, and is used only
-while each still resolves to the same file with the same content.
+compiled code: the generated functions with their code objects, the closures of the compiler with
+the contents of their cells, the tables, the positions of every rule (runtime errors name the same
+file, line and column). The key is a SHA-256 over the engine (the source of ``dsl/`` and
+``interpreter/``'s modules, the grammar, the schemas, the versions of Python, lark and PyYAML), the
+ruleset file's path and content, the parameters and the player count; the entry also lists every
+other file read (the chain of ``extends:``) with the file its name resolved to and the SHA-256 of
+its content, and is used only while each still resolves to the same file with the same content.
 
 Safety: entries are read with ``marshal`` and rebuilt by calling the classes and functions they
-name, which can run code.  That is acceptable
-only because the cache folder is the user's own, private (0700, checked on every use) and written
-by rulebook alone; nothing compiled is ever read from anywhere else, and ruleset text is never
-compiled as code (the generated code comes from ``ast`` nodes, see :mod:`interpreter.codegen`).
-A truncated, damaged or foreign entry is a miss (and is rewritten), never an error.  Only games
-that loaded are kept: a ruleset with errors is checked again every time and fails the same way.
+name, which can run code. That is acceptable only because the cache folder is the user's own,
+private (0700, checked on every use) and written by rulebook alone; nothing compiled is ever read
+from anywhere else, and ruleset text is never compiled as code (the generated code comes from
+``ast`` nodes, see :mod:`interpreter.codegen`). A truncated, damaged or foreign entry is a miss (and
+is rewritten), never an error. Only games that loaded are kept: a ruleset with errors is checked
+again every time and fails the same way.
 
 Off: ``RULEBOOK_NO_CACHE=1``, or ``load_game(..., cache=False)`` (games only).
 """

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-
 from dsl.errors import ParameterError, RulebookError
 
 from ..game import load_game

@@ -133,8 +133,9 @@ class Table:
     def public_text(self, action, before, after) -> str:
         """The action as every person at the table may be told it (bots only: the one watching sees
         every move in full)."""
-        told = all(told_in_full(action, seen_components(before, viewer) | seen_components(after, viewer))
-                   for viewer in self.humans)
+        told = action.public or all(
+            told_in_full(action, seen_components(before, viewer) | seen_components(after, viewer))
+            for viewer in self.humans)
         return told_action(action, told)
 
     # ---- a person decides ------------------------------------------------------------------------

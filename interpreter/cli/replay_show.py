@@ -96,5 +96,6 @@ def _show(console, game, states, steps, at, viewer) -> None:
 def _action_text(step, before, after, viewer) -> str:
     """The step's action as the viewer may know it."""
     action = before.parse_action(step["action"])
-    seen = seen_components(before, viewer) | seen_components(after, viewer)
-    return told_action(action, viewer == step["seat"] or told_in_full(action, seen))
+    told = action.public or viewer == step["seat"] or told_in_full(
+        action, seen_components(before, viewer) | seen_components(after, viewer))
+    return told_action(action, told)
