@@ -295,6 +295,7 @@ class Game:
         self.procs = compiler.procs
         self.codes = [proc.code for proc in self.procs]
         self.openings = vm.opening_decisions(self.codes)
+        self.straight = vm.straight_bodies(self.codes)
         self._score = compiler.expr(rs.score) if rs.score is not None else None
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None

@@ -30,6 +30,11 @@ def _runaway(procs, stack) -> RulesRuntimeError:
         "a loop here never ends: check that its condition becomes false, or add a 'break'")
 
 
+def _fault(exc: Exception, ins) -> RulebookError:
+    """The error of instruction ``ins`` failing with ``exc``, at the rule that failed."""
+    return _located(exc, (where(ins, exc),) if ins[0] == EXECN else ins)
+
+
 def _located(exc: Exception, ins) -> RulebookError:
     if isinstance(exc, RulebookError):
         return exc.located(ins[-1])
@@ -140,10 +145,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 pc += 1
         except GameOver:
             raise
-        except RulebookError as exc:
-            raise exc.located(where(ins, exc) if op == EXECN else ins[-1])
         except Exception as exc:  # a ruleset's expression failed: report it at its statement
-            raise _located(exc, (where(ins, exc),) if op == EXECN else ins) from None
+            raise _fault(exc, ins) from None
 
 
 def opening_decisions(codes) -> list:
@@ -157,6 +160,17 @@ def opening_decisions(codes) -> list:
         if spec is not None and spec.if_none == "skip" and code[spec.end][0] != RET:
             spec = None
         found.append(spec)
+    return found
+
+
+def straight_bodies(codes) -> list:
+    """Per procedure, the one instruction that is its whole body before a return (a generated block
+    or a statement), or None.  A trigger with such a body runs as one call, without the VM's loop."""
+    found = []
+    for code in codes:
+        first = code[0] if code else None
+        after = None if first is None else first[3] if first[0] == EXECN else 1 if first[0] == EXEC else None
+        found.append(first if after is not None and code[after][0] == RET else None)
     return found
 
 
@@ -198,10 +212,20 @@ def fire(s, triggers, bindings) -> None:
                                 f"{MAX_TRIGGER_DEPTH} triggers in a row", s.game.procs[triggers[0][0]].position,
                                 "a trigger moves components that set it off again; add a 'when' condition")
     s.trigger_depth += 1
+    straight = s.game.straight
     try:
         for proc, when in triggers:
             if when is None or when(s, bindings):  # a condition reads, never writes, the locals
                 env = bindings if len(triggers) == 1 else dict(bindings)  # each trigger its own locals
-                execute(s, [[proc, 0, env]], False)
+                body = straight[proc]
+                if body is None:
+                    execute(s, [[proc, 0, env]], False)
+                    continue
+                try:
+                    body[1](s, env)  # a block's loops check their own rounds against the budget
+                except GameOver:
+                    raise
+                except Exception as exc:
+                    raise _fault(exc, body) from None
     finally:
         s.trigger_depth -= 1
