@@ -13,6 +13,7 @@ from dsl import ast
 from dsl.types import ZONE
 
 from .codegen_ast import N, Scope, Unsupported, _call, _cheap, _const, _copy, _load, _store, _sub
+from .codegen_indexes import indexed_items
 from .comprehensions import _nests_comprehension, printed_mask
 from .limits import MAX_ITERATIONS, iterations_exceeded
 
@@ -190,6 +191,23 @@ class ComprehensionGen:
 
     def _comprehension_in_scope(self, node, source):
         var, cond, elem = self._parts(node)
+        invariant = self.invariant
+        if invariant is not None and self.count is None and invariant.active(self):
+            # in an enumerator: the items passing the condition's first test, from an index (a new
+            # one only inside the loops of the parameters, where the comprehension is made again)
+            found = indexed_items(self, invariant.indexes, source, var, cond, new=invariant.depth > 0)
+            if found is not None:
+                items, cond = found
+                group = self.fresh("s")
+                made = self._comprehension_of(node, _load(group), var, cond, elem)
+                given = N.Compare(left=N.NamedExpr(target=_store(group), value=items), ops=[N.IsNot()],
+                                  comparators=[_const(None)])
+                return N.IfExp(test=given, body=made, orelse=_const(None))
+        return self._comprehension_of(node, source, var, cond, elem)
+
+    def _comprehension_of(self, node, source, var, cond, elem):
+        """The comprehension ``node`` over ``source`` (its source or the part of it an index gives)
+        by ``var``, with its condition and element made."""
         func = node.func
 
         def comp(element, condition, kind=N.ListComp):

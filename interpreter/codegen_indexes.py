@@ -11,6 +11,10 @@ once per enumeration (at the first loop that needs them) and each loop goes thro
     for _v9 in _x3.get(_m5, ()):                  # _m5: card.family, read where card is bound
         if not (REST): continue
 
+A ``count``, ``sum``, ``any``… over such a selection, checked for each binding of a parameter
+(``count(m for m in active.hand if matching(m, card)) == 1``), takes its items from the same
+index, made at its first use inside the expression (:func:`indexed_items`).
+
 The first such test of the condition (``h.family == value``) is the one replaced, where the tests
 before it only compare locals (they cannot fail); the rest is tested as before, item by item, so
 every error is raised where it was.  It applies only where nothing can
@@ -47,6 +51,41 @@ def indexed_loop(gen, indexes, source, var, condition):
     """``(statements, source, condition)`` for a loop over ``source`` by ``var`` whose condition
     begins with an equality ``indexes`` can look up (``indexes``: the enumerator's index locals by
     what they group); None where it does not apply."""
+    found = _lookup(gen, indexes, source, var, condition)
+    if found is None:
+        return None
+    name, build, key, rest = found
+    made = N.If(test=N.Compare(left=_load(name), ops=[N.Is()], comparators=[_const(None)]),
+                body=[N.Assign(targets=[_store(name)], value=build)], orelse=[])
+    return [made], _group(name, key), rest
+
+
+def indexed_items(gen, indexes, source, var, condition, new=True):
+    """``(items, condition)`` for a comprehension over ``source`` by ``var`` in an enumerator, as
+    ``indexed_loop`` but in one expression: the group, the index made at its first use::
+
+        (_x3 if _x3 is not None else (_x3 := grouped(SOURCE, TABLE))).get(KEY, ())
+
+    None where it does not apply, or (``new`` false) where it would need an index of its own."""
+    found = _lookup(gen, indexes, source, var, condition, new)
+    if found is None:
+        return None
+    name, build, key, rest = found
+    index = N.IfExp(test=N.Compare(left=_load(name), ops=[N.IsNot()], comparators=[_const(None)]),
+                    body=_load(name), orelse=N.NamedExpr(target=_store(name), value=build))
+    return _group(index, key), rest
+
+
+def _group(index, key):
+    """``INDEX.get(KEY, ())``: the items of the group of ``key`` (``index`` a local's name or code)."""
+    index = _load(index) if isinstance(index, str) else index
+    return _call(N.Attribute(value=index, attr="get", ctx=N.Load()), [key, N.Tuple(elts=[], ctx=N.Load())])
+
+
+def _lookup(gen, indexes, source, var, condition, new=True):
+    """``(index local, code building the index, key, rest of the condition)`` where the condition
+    of a loop over ``source`` by ``var`` begins with an equality an index (an existing one, unless
+    ``new``) can look up."""
     if condition is None or not _invariant(source):
         return None
     tests = _conjuncts(condition)
@@ -62,14 +101,12 @@ def indexed_loop(gen, indexes, source, var, condition):
     what = (py.dump(source), table.id)
     name = indexes.get(what)
     if name is None:
+        if not new:
+            return None
         name = indexes[what] = gen.fresh("x")
-    build = N.If(test=N.Compare(left=_load(name), ops=[N.Is()], comparators=[_const(None)]),
-                 body=[N.Assign(targets=[_store(name)], value=_call(gen.value(grouped), [source, table]))],
-                 orelse=[])
-    looked_up = _call(N.Attribute(value=_load(name), attr="get", ctx=N.Load()), [key, N.Tuple(elts=[], ctx=N.Load())])
     rest = tests[:k] + tests[k + 1:]
     rest = None if not rest else rest[0] if len(rest) == 1 else N.BoolOp(op=N.And(), values=rest)
-    return [build], looked_up, rest
+    return name, _call(gen.value(grouped), [source, table]), key, rest
 
 
 def _conjuncts(test) -> list:

@@ -27,7 +27,8 @@ from .codegen_ast import N, _const, _load, _store
 
 _COST = {py.Call: 3, py.ListComp: 3, py.GeneratorExp: 3, py.BinOp: 1, py.Compare: 1, py.BoolOp: 1,
          py.IfExp: 1}  # a part is worth keeping from a cost of 3 (a call, or a checked subtraction)
-_OWN = ("_n", "_o", "_z", "_a", "_s", "_m")  # locals a part binds itself (checked values, sources, kept parts)
+_OWN = ("_n", "_o", "_z", "_a", "_s", "_m", "_x")  # locals a part binds itself (checked values, sources,
+# kept parts; an index, made once whoever makes it: interpreter/codegen_indexes.py)
 GLOBAL = ("_h", "_k")  # the state's tables read once, values handed to the generated code
 _BUILTINS = {"s", "len", "sum", "any", "all", "min", "max", "set", "isinstance", "list", "dict", "map"}
 

@@ -106,6 +106,44 @@ def test_selections_by_attribute_play_like_the_closures(tmp_path):
     assert _lookups_in(_enumerator(generated, "Match")) == (2, 3)
 
 
+COUNTED = INDEXED.replace("""            draw:
+              effects: ["draw(pile, active.hand, 1)"]""", """            counted:
+              text: "count {card} by {h}"
+              params:
+                card: "[c for c in street if count(x for x in active.hand if x.suit == c.suit) >= 1]"
+                h: "[h for h in active.hand if count(x for x in active.hand if x.suit == card.suit and x.rank >= h.rank) <= 2]"
+              require: "sum(x.rank for x in active.hand if x.suit == card.suit) >= 1 and any(x.odd for x in active.hand if card.suit == x.suit)"
+              effects: ["move(h, pile)"]
+            draw:
+              effects: ["draw(pile, active.hand, 1)"]""")
+
+
+def test_comprehensions_by_attribute_in_an_enumerator_play_like_the_closures(tmp_path):
+    """``sum`` and ``any`` over the hand by ``x.suit == card.suit`` in a ``require`` checked for
+    each card go through the hand grouped by suit, the index made at the first use.  The plain
+    comprehension stays at the first parameter's level (a new index there would be made for one
+    pass) and inside another comprehension (the domain of ``h``).  The games are the closure
+    compiler's, texts included."""
+    path = tmp_path / "counted.yaml"
+    path.write_text(COUNTED, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    counted = [_same_game(generated, reference, seed, check_texts=True) for seed in range(40)]
+    assert sum(counted) > 40 * 5
+    indexed = _enumerator(generated, "Match")
+    assert _lookups_in(indexed) == (2, 3 + 2)  # the require's sum and any
+    offered = {a.option.name for seed in range(10) for a in _offered(generated, seed)}
+    assert "counted" in offered
+
+
+def _offered(game, seed) -> list:
+    """Every action offered in a random game."""
+    state, rng, offered = game.new_initial_state(seed), random.Random(seed), []
+    while not state.is_terminal():
+        offered += state.legal_actions()
+        state.apply_action(rng.choice(state.legal_actions()))
+    return offered
+
+
 @pytest.mark.parametrize("items, table, expected", [
     ([3, 1, 2, 0], ["a", "b", "a", "c"], {"c": [3], "b": [1], "a": [2, 0]}),
     ([], ["a"], {}),
