@@ -18,6 +18,8 @@ from dsl.errors import RulesRuntimeError
 from .codegen_ast import E, N, S, Unsupported, _call, _const, _load, _store, _sub_store
 
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
+BRANCHN = 9  # (BRANCHN, function returning the pc to go on at, positions by generated line, pc after, position)
+BLOCKS = (EXECN, BRANCHN)
 WORK = "_work"  # a block's count of loop rounds; the block returns it (the VM counts it as steps)
 
 
@@ -30,13 +32,18 @@ class Sources:
         self.ifs: dict = {}  # pc of the JUMPF -> (condition node, pc of the JUMP over 'else' or None)
         self.loops: dict = {}  # pc of a for loop's FORINIT -> its variable
         self.always: set = set()  # pcs of the tests of loops that always go on (while: true)
+        self.whiles: dict = {}  # pc of a while loop's test (JUMPF) -> its condition node
 
 
 def fuse(gen, code, sources, opcodes, max_steps) -> None:
     """Replace the first instruction of every run that can be generated as one block.  A ``for``
     loop whose body can be generated becomes a Python loop inside the block; its rounds count as
-    steps of the VM (at most ``max_steps`` in one block, then the error of a runaway loop)."""
-    exec_op, jump, jumpf = opcodes
+    steps of the VM (at most ``max_steps`` in one block, then the error of a runaway loop).
+
+    A run without such a loop may also take the jumps that leave it (``break``, ``continue``, the
+    test of a ``while``, the end of an option) and stop before a return: a ``BRANCHN`` block,
+    whose function returns the pc the VM goes on at (one step, as one instruction)."""
+    exec_op, jump, jumpf, ret = opcodes
     leaders = {0}
     for pc, ins in enumerate(code):
         if ins[0] in (jump, jumpf):
@@ -45,29 +52,43 @@ def fuse(gen, code, sources, opcodes, max_steps) -> None:
             leaders.add(pc + 1)
     blocks = {}
     for start in sorted(leaders):
-        if start < len(code) and (start in sources.statements or start in sources.ifs or start in sources.loops):
-            builder = _Builder(gen, code, sources, max_steps)
-            block = builder.block(start, len(code))
-            if block is not None and (block[1] - start > 1 or start in sources.ifs):
-                if builder.counts:
-                    block = ([N.Assign(targets=[_store(WORK)], value=_const(0))] + block[0]
-                             + [N.Return(value=_load(WORK))], block[1])
-                blocks[start] = (block, builder.positions)
-    for start, ((body, end), positions) in blocks.items():
-        code[start] = (EXECN, gen.function(["s", "e"], body), positions, end, code[start][-1])
+        if start >= len(code) or not (start in sources.statements or start in sources.ifs
+                                      or start in sources.loops or start in sources.whiles):
+            continue
+        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret))
+        block = builder.block(start, len(code))
+        if block is not None and builder.branched and not builder.counts:
+            body, end = block
+            if end - start > 1:
+                if not builder.left:
+                    body = body + [N.Return(value=_const(builder.target(end)))]
+                blocks[start] = (BRANCHN, body, builder.positions, end)
+            continue
+        builder = _Builder(gen, code, sources, max_steps)
+        block = builder.block(start, len(code))
+        if block is not None and (block[1] - start > 1 or start in sources.ifs):
+            body, end = block
+            if builder.counts:
+                body = [N.Assign(targets=[_store(WORK)], value=_const(0))] + body + [N.Return(value=_load(WORK))]
+            blocks[start] = (EXECN, body, builder.positions, end)
+    for start, (op, body, positions, end) in blocks.items():
+        code[start] = (op, gen.function(["s", "e"], body), positions, end, code[start][-1])
 
 
 class _Builder:
     """Builds the statements of one block; ``positions[line]`` is the rule position of the
     statement generated at that line."""
 
-    def __init__(self, gen, code, sources, max_steps):
+    def __init__(self, gen, code, sources, max_steps, jumps=None):
         self.gen = gen
         self.code = code
         self.sources = sources
         self.max_steps = max_steps
+        self.jumps = jumps  # (JUMP, JUMPF, RET) where the block may take jumps (BRANCHN), else None
         self.positions = [None]
         self.counts = False  # whether the block has a loop (and so counts its rounds)
+        self.branched = False  # whether it takes a jump
+        self.left = False  # whether its last statement returns
 
     def next_line(self) -> None:
         """Make the nodes generated from now on carry the line of the next statement."""
@@ -102,29 +123,53 @@ class _Builder:
                     break
                 body += made[0]
                 pc = made[1]
+            elif self.jumps is not None and code[pc][0] in self.jumps:
+                made = self.jump(pc)
+                if made is None:
+                    break
+                body += made
+                pc += 1
+                if self.left:
+                    break
             else:
                 break
         return (body, pc) if body else None
 
-    def whole(self, lo, hi):
-        """The statements of exactly ``code[lo:hi]``, or None."""
-        if lo == hi:
-            return []
-        block = self.block(lo, hi)
-        return block[0] if block is not None and block[1] == hi else None
+    def jump(self, pc):
+        """A jump as statements: a loop's test ``if not TEST: return EXIT`` (none for ``while:
+        true``), a jump ``return TARGET``, a return ``return PC`` (the VM returns); the pcs are
+        where a chain of jumps ends.  None for a loop's test that is not a ``while``'s own."""
+        ins = self.code[pc]
+        jump, jumpf, _ = self.jumps
+        self.branched = True
+        if ins[0] == jumpf:
+            if pc in self.sources.always:
+                return []
+            if pc not in self.sources.whiles:
+                return None
+            prelude, test = self.test(pc, self.sources.whiles[pc])
+            leave = N.Return(value=_const(self.target(ins[2])))
+            node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=[leave], orelse=[])
+            node.lineno = node.end_lineno = leave.lineno = leave.end_lineno = test.lineno
+            node.col_offset = node.end_col_offset = leave.col_offset = leave.end_col_offset = 0
+            return prelude + [node]
+        self.left = True
+        self.next_line()
+        return self.numbered([N.Return(value=_const(self.target(ins[1] if ins[0] == jump else pc)))], ins[-1])
 
-    def if_block(self, pc, limit):
-        gen, code = self.gen, self.code
-        cond, skip = self.sources.ifs[pc]
-        ins = code[pc]
-        then_end = skip if skip is not None else ins[2]
-        end = code[skip][1] if skip is not None else ins[2]
-        if end > limit:
-            return None
-        then = self.whole(pc + 1, then_end)
-        otherwise = self.whole(skip + 1, end) if skip is not None else []
-        if then is None or otherwise is None:
-            return None
+    def target(self, pc) -> int:
+        """Where a chain of jumps from ``pc`` ends (over the tests of ``while: true``)."""
+        jump = self.jumps[0]
+        seen = set()
+        while pc < len(self.code) and pc not in seen and (self.code[pc][0] == jump or pc in self.sources.always):
+            seen.add(pc)
+            pc = self.code[pc][1] if self.code[pc][0] == jump else pc + 1
+        return pc
+
+    def test(self, pc, cond):
+        """``(prelude, test)``: the statements and the expression of the condition ``cond`` of the
+        instruction at ``pc`` (a call of its compiled condition where it cannot be generated)."""
+        gen, ins = self.gen, self.code[pc]
         outer = gen.begin()
         self.next_line()
         try:
@@ -136,6 +181,29 @@ class _Builder:
             loops, test = gen.searches_as_loops(test)
             prelude = gen.end(outer, loops)
         self.numbered(prelude + [test], ins[-1])
+        return prelude, test
+
+    def whole(self, lo, hi):
+        """The statements of exactly ``code[lo:hi]``, or None."""
+        if lo == hi:
+            return []
+        block = self.block(lo, hi)
+        return block[0] if block is not None and block[1] == hi else None
+
+    def if_block(self, pc, limit):
+        code = self.code
+        cond, skip = self.sources.ifs[pc]
+        ins = code[pc]
+        then_end = skip if skip is not None else ins[2]
+        end = code[skip][1] if skip is not None else ins[2]
+        if end > limit:
+            return None
+        then = self.whole(pc + 1, then_end)
+        otherwise = self.whole(skip + 1, end) if skip is not None else []
+        if then is None or otherwise is None:
+            return None
+        self.left = False  # a branch's return leaves that branch only
+        prelude, test = self.test(pc, cond)
         node = N.If(test=test, body=then or [N.Pass()], orelse=otherwise)
         node.lineno = node.end_lineno = test.lineno
         node.col_offset = node.end_col_offset = 0

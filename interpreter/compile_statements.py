@@ -96,7 +96,7 @@ class StatementCompiler:
             self.block(proc.code, body, [])
             proc.code.append((RET, proc.position))
             if self.codegen is not None:
-                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF), MAX_STEPS)
+                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF, RET), MAX_STEPS)
             _thread_jumps(proc.code, proc.sources.always)
         finally:
             self.proc = outer
@@ -231,8 +231,10 @@ class StatementCompiler:
                     return False
                 e[slot] += 1
                 return e[slot] <= limit
-        elif isinstance(stmt.cond, ast.Literal) and stmt.cond.value is True:
-            self.proc.sources.always.add(len(code))  # the test of 'while: true' (see _thread_jumps)
+        else:
+            if isinstance(stmt.cond, ast.Literal) and stmt.cond.value is True:
+                self.proc.sources.always.add(len(code))  # the test of 'while: true' (see _thread_jumps)
+            self.proc.sources.whiles[len(code)] = stmt.cond
         self._loop_while(code, stmt, cond, loops)
 
     def _loop_while(self, code, stmt, cond, loops):

@@ -12,7 +12,7 @@ from dsl.errors import RulebookError, RulesRuntimeError
 from dsl.resolver import RETURNED
 
 from .actions import legal_actions_at
-from .codegen_blocks import EXECN, where
+from .codegen_blocks import BLOCKS, BRANCHN, EXECN, where
 from .instructions import CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET
 from .effects import GameOver
 from .limits import MAX_CALL_DEPTH, MAX_STEPS, MAX_TRIGGER_DEPTH
@@ -32,7 +32,7 @@ def _runaway(procs, stack) -> RulesRuntimeError:
 
 def _fault(exc: Exception, ins) -> RulebookError:
     """The error of instruction ``ins`` failing with ``exc``, at the rule that failed."""
-    return _located(exc, (where(ins, exc),) if ins[0] == EXECN else ins)
+    return _located(exc, (where(ins, exc),) if ins[0] in BLOCKS else ins)
 
 
 def _located(exc: Exception, ins) -> RulebookError:
@@ -71,6 +71,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 rounds = ins[1](s, env)
                 if rounds:
                     steps += rounds
+            elif op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
+                pc = ins[1](s, env)
             elif op == JUMPF:
                 pc = pc + 1 if ins[1](s, env) else ins[2]
             elif op == JUMP:

@@ -86,8 +86,8 @@ def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index("                - " + failing) + 1
     game = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, codegen=True)
-    from interpreter.codegen_blocks import EXECN
-    assert any(ins[0] == EXECN for code in game.codes for ins in code), "a block is generated"
+    from interpreter.codegen_blocks import BLOCKS
+    assert any(ins[0] in BLOCKS for code in game.codes for ins in code), "a block is generated"
     state = game.new_initial_state(0)
     with pytest.raises(RulebookError) as info:
         state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
@@ -294,8 +294,8 @@ def test_an_if_inside_a_generated_block_runs_its_search_as_a_loop(tmp_path, cond
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index(statement.splitlines()[0]) + 1
     generated, reference = _pair(path, 2)
-    from interpreter.codegen_blocks import EXECN
-    assert any(ins[0] == EXECN for code in generated.codes for ins in code), "a block is generated"
+    from interpreter.codegen_blocks import BLOCKS
+    assert any(ins[0] in BLOCKS for code in generated.codes for ins in code), "a block is generated"
     if fails:
         for game in (generated, reference):
             state = game.new_initial_state(0)
