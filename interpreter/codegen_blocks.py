@@ -3,8 +3,11 @@
 A procedure stays a list of VM instructions (so a running game is a stack of ``[procedure, pc,
 locals]`` frames, as before).  Where a run of instructions holds only simple statements and
 ``if``/``else`` over such statements, the first instruction of the run is replaced by one
-``EXECN`` instruction: a generated function doing the whole run, and the pc after it.  The other
-instructions stay where they are, so a jump or a resumption into the middle of a run still works.
+``EXECN`` instruction: a generated function doing the whole run, and the pc after it.  A run that
+also takes the jumps leaving it (a ``while``'s test, ``break``, ``continue``, the end of an option)
+and holds no loop becomes a ``BRANCHN`` instruction instead, whose function returns the pc to go
+on at.  The other instructions stay where they are, so a jump or a resumption into the middle of a
+run still works, and the pcs a saved state holds keep their meaning.
 
 Errors name the rule as before: each statement of a block gets its own line number in the
 generated code, and ``where(ins, exc)`` reads the failing line from the traceback and gives that
