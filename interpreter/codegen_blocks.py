@@ -60,17 +60,18 @@ def fuse(gen, code, sources, opcodes, max_steps) -> None:
             continue
         builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret))
         block = builder.block(start, len(code))
-        if block is not None and builder.branched and not builder.counts:
-            body, end = block
+        if block is not None and builder.branched and builder.counts:  # loop rounds and jumps: not in one block
+            builder = _Builder(gen, code, sources, max_steps)
+            block = builder.block(start, len(code))
+        if block is None:
+            continue
+        body, end = block
+        if builder.branched:
             if end - start > 1:
                 if not builder.left:
                     body = body + [N.Return(value=_const(builder.target(end)))]
                 blocks[start] = (BRANCHN, body, builder.positions, end)
-            continue
-        builder = _Builder(gen, code, sources, max_steps)
-        block = builder.block(start, len(code))
-        if block is not None and (block[1] - start > 1 or start in sources.ifs):
-            body, end = block
+        elif end - start > 1 or start in sources.ifs:
             if builder.counts:
                 body = [N.Assign(targets=[_store(WORK)], value=_const(0))] + body + [N.Return(value=_load(WORK))]
             blocks[start] = (EXECN, body, builder.positions, end)
@@ -144,12 +145,12 @@ class _Builder:
         where a chain of jumps ends.  None for a loop's test that is not a ``while``'s own."""
         ins = self.code[pc]
         jump, jumpf, _ = self.jumps
+        if ins[0] == jumpf and pc not in self.sources.always and pc not in self.sources.whiles:
+            return None
         self.branched = True
         if ins[0] == jumpf:
             if pc in self.sources.always:
                 return []
-            if pc not in self.sources.whiles:
-                return None
             prelude, test = self.test(pc, self.sources.whiles[pc])
             leave = N.Return(value=_const(self.target(ins[2])))
             node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=[leave], orelse=[])
