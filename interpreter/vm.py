@@ -66,20 +66,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
             frame[1] = pc
             raise _runaway(procs, stack)
         try:
-            if op == EXECN:  # a generated block of statements (returning the rounds of its loops)
-                pc = ins[3]
-                rounds = ins[1](s, env)
-                if rounds:
-                    steps += rounds
-            elif op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
+            if op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
                 pc = ins[1](s, env)
-            elif op == JUMPF:
-                pc = pc + 1 if ins[1](s, env) else ins[2]
-            elif op == JUMP:
-                pc = ins[1]
-            elif op == EXEC:
-                pc += 1
-                ins[1](s, env)
             elif op == CALL:  # the callee's frame runs next, in this loop
                 frame[1] = pc + 1
                 if len(stack) >= MAX_CALL_DEPTH:
@@ -118,6 +106,13 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 call = code[pc - 1]
                 if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
                     _store_returned(s, frame, done, call)
+            elif op == JUMPF:
+                pc = pc + 1 if ins[1](s, env) else ins[2]
+            elif op == EXECN:  # a generated block of statements (returning the rounds of its loops)
+                pc = ins[3]
+                rounds = ins[1](s, env)
+                if rounds:
+                    steps += rounds
             elif op == CHOOSE:
                 if not allow_choose:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
@@ -132,6 +127,11 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if spec.if_none != "skip":
                     raise _no_option(s, spec, player)
                 pc = frame[1] = spec.end  # no one could choose: past the decision
+            elif op == EXEC:
+                pc += 1
+                ins[1](s, env)
+            elif op == JUMP:
+                pc = ins[1]
             elif op == FORNEXT:
                 it = env[ins[1]]
                 if it[1] < len(it[0]):
