@@ -7,6 +7,8 @@ so that two different actions never share one.
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .views import field_text
 
 
@@ -34,7 +36,7 @@ class Action:
 
     def __str__(self) -> str:
         if self._text is None:
-            self.batch.name_all()
+            self.batch.name(self)
         return self._text
 
     def __repr__(self) -> str:
@@ -50,37 +52,63 @@ class Action:
 class ActionBatch:
     """The legal actions of one decision; names them all together on first use.  Made by
     :func:`legal_actions_at`: ``game``, ``actions``, ``cells`` (where the components stood, on a
-    grid) and ``context`` (option index -> its text's other fields, as they were when asked)."""
+    grid) and ``context`` (option index -> its text's other fields, as they were when asked).
 
-    __slots__ = ("game", "actions", "cells", "context")
+    Each action refers to its batch and the batch to the list of actions: a cycle, which only the
+    garbage collector could free.  When the state leaves the decision it calls :meth:`release`,
+    which drops the list (keeping the options and values naming needs, unless every action is named
+    already): then a list no one holds any more is freed at once, with its actions."""
 
-    def name_all(self) -> None:
-        game = self.game
-        texts = [game.action_text(a.option, a.values, self.context.get(a.option.index)) for a in self.actions]
-        counts: dict = {}
-        for t in texts:
-            counts[t] = counts.get(t, 0) + 1
+    __slots__ = ("game", "actions", "cells", "context", "kept")
+
+    def name(self, action) -> None:
+        """Give ``action`` its text (and its siblings theirs, while the batch holds them)."""
+        actions = self.actions
+        if actions is not None:
+            for sibling, text in zip(actions, self._texts([(a.option, a.values) for a in actions])):
+                sibling._text = text
+            return
+        kept = self.kept
+        texts = self._texts(kept)
+        for (option, values), text in zip(kept, texts):
+            if option is action.option and values is action.values:
+                action._text = text
+                return
+        raise ValueError("this action is not one of its batch")  # pragma: no cover - made only by the batch
+
+    def release(self) -> None:
+        """Let go of the list of actions (see the class's text)."""
+        actions = self.actions
+        if actions and actions[-1]._text is None:
+            self.kept = list(map(_option_and_values, actions))
+        self.actions = None
+
+    def _texts(self, entries) -> list:
+        """The texts of the actions ``entries`` (option, values), ``[...]`` telling apart those that
+        would read the same."""
+        game, context = self.game, self.context
+        texts = [game.action_text(option, values, context.get(option.index)) for option, values in entries]
         groups: dict = {}
-        for action, text in zip(self.actions, texts):
-            groups.setdefault(text, []).append(action)
-        for action, text in zip(self.actions, texts):
-            if counts[text] > 1:
-                text = f"{text} [{self._distinction(action, groups[text])}]"
-            action._text = text
+        for entry, text in zip(entries, texts):
+            groups.setdefault(text, []).append(entry)
+        return [text if len(groups[text]) == 1 else f"{text} [{self._distinction(entry, groups[text])}]"
+                for entry, text in zip(entries, texts)]
 
-    def _distinction(self, action, group) -> str:
+    def _distinction(self, entry, group) -> str:
         """What tells an action from others of the same text: the cells (on a grid) or ids of the
         components that differ between them."""
+        option, values = entry
         parts = []
-        for i, is_component in enumerate(action.option.component_params):
-            if not is_component or len({a.values[i] for a in group}) == 1:
+        for i, is_component in enumerate(option.component_params):
+            if not is_component or len({other[i] for _, other in group}) == 1:
                 continue
-            c = action.values[i]
+            c = values[i]
             cell = self.cells[c] if self.cells is not None and c is not None else None
             parts.append(self.game.cell_text(cell) if cell is not None else f"#{c}")
         return ", ".join(parts) or "again"
 
 
+_option_and_values = attrgetter("option", "values")
 _new = object.__new__
 
 

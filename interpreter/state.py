@@ -274,6 +274,7 @@ class State:
             env.update(zip(names, action.values))
         frame[1] = option.start
         self.decider = None
+        self.legal_cache[0].batch.release()  # this decision's list of actions may now be freed (see ActionBatch)
         self.legal_cache = None
         self.note_entries = []
         self.moves += 1
@@ -301,7 +302,7 @@ class State:
         batch = action.batch
         if (type(batch) is not ActionBatch or batch.actions is not legal) and not any(map(is_, legal, repeat(action))) \
                 and action not in legal:
-            named = isinstance(batch, ActionBatch) and any(a is action for a in batch.actions)
+            named = isinstance(batch, ActionBatch) and (batch.actions is None or any(a is action for a in batch.actions))
             raise IllegalActionError(f"'{action if named else action.name}' is not a legal action now",
                                      hint="choose one of state.legal_actions()")
         return action

@@ -1,0 +1,52 @@
+"""The legal actions of a decision once the game has moved on: an action kept from an earlier list
+still reads as it did, and a list no one holds is freed at once, without the garbage collector
+(see ``ActionBatch.release``).  Run for every ruleset."""
+from __future__ import annotations
+
+import gc
+import random
+
+import pytest
+
+from conftest import RULESETS
+from interpreter import load_game
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_an_action_kept_from_an_earlier_decision_reads_as_it_did(path):
+    """Nobody asks for texts before acting (as in a simulation); afterwards the action taken, two
+    others of its list and those whose text tells them apart from a twin read as the same
+    decision's actions read in a separately restored state."""
+    game = load_game(path)
+    for seed in range(3):
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            restored = game.state_from_json(state.to_json())  # a list of its own, named as usual
+            expected = [str(a) for a in restored.legal_actions()]
+            actions = state.legal_actions()
+            told_apart = [i for i, text in enumerate(expected) if text.endswith("]")]  # "... [#12]"
+            picked = sorted(set(rng.sample(range(len(actions)), min(3, len(actions))) + told_apart))
+            kept = [actions[i] for i in picked]
+            state.apply_action(kept[0])
+            del actions
+            assert [str(a) for a in kept] == [expected[i] for i in picked]
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_game_played_leaves_nothing_for_the_garbage_collector(path):
+    game = load_game(path)
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(3):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            del state
+        assert gc.collect() == 0, "playing left reference cycles behind"
+    finally:
+        if enabled:
+            gc.enable()
