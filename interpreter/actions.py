@@ -7,8 +7,6 @@ so that two different actions never share one.
 """
 from __future__ import annotations
 
-from operator import attrgetter
-
 from .views import field_text
 
 
@@ -59,7 +57,7 @@ class ActionBatch:
     which drops the list (keeping the options and values naming needs, unless every action is named
     already): then a list no one holds any more is freed at once, with its actions."""
 
-    __slots__ = ("game", "actions", "cells", "context", "kept")
+    __slots__ = ("game", "actions", "cells", "context", "kept", "texts")
 
     def name(self, action) -> None:
         """Give ``action`` its text (and its siblings theirs, while the batch holds them)."""
@@ -68,19 +66,19 @@ class ActionBatch:
             for sibling, text in zip(actions, self._texts([(a.option, a.values) for a in actions])):
                 sibling._text = text
             return
-        kept = self.kept
-        texts = self._texts(kept)
-        for (option, values), text in zip(kept, texts):
-            if option is action.option and values is action.values:
-                action._text = text
-                return
-        raise ValueError("this action is not one of its batch")  # pragma: no cover - made only by the batch
+        texts = self.texts  # released: by (id of option, id of values), made once for the batch
+        if texts is None:
+            kept = self.kept
+            self.texts = texts = {(id(option), id(values)): text
+                                  for (option, values), text in zip(kept, self._texts(kept))}
+        action._text = texts[id(action.option), id(action.values)]
 
     def release(self) -> None:
         """Let go of the list of actions (see the class's text)."""
         actions = self.actions
         if actions and actions[-1]._text is None:
-            self.kept = list(map(_option_and_values, actions))
+            self.kept = [(action.option, action.values) for action in actions]  # they keep the ids alive
+            self.texts = None
         self.actions = None
 
     def _texts(self, entries) -> list:
@@ -108,7 +106,6 @@ class ActionBatch:
         return ", ".join(parts) or "again"
 
 
-_option_and_values = attrgetter("option", "values")
 _new = object.__new__
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import sys
 from itertools import repeat
 from operator import is_
 
@@ -188,6 +189,16 @@ class State:
         self.over = True
         self.decider = None
         self.legal_cache = None
+
+    def _release_actions(self) -> None:
+        """A state dropped at a decision lets go of its legal actions (see ``ActionBatch.release``):
+        with CPython's reference counting they are freed with it, not left to the garbage collector."""
+        legal = getattr(self, "legal_cache", None)
+        if legal:
+            legal[0].batch.release()
+
+    if sys.implementation.name == "cpython":  # elsewhere (PyPy) a tracing collector frees cycles alike
+        __del__ = _release_actions
 
     # ---- public API -------------------------------------------------------------------------------
     def _check_usable(self) -> None:
