@@ -21,6 +21,9 @@ from .views import view_of
 from .splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
 
 FORMAT = 1
+# CPython frees by reference counting, and leaves reference cycles to a slower collector; PyPy's
+# tracing collector frees both alike, so there the actions of a decision are not released.
+REFCOUNTED = sys.implementation.name == "cpython"
 
 
 class State:
@@ -197,7 +200,7 @@ class State:
         if legal:
             legal[0].batch.release()
 
-    if sys.implementation.name == "cpython":  # elsewhere (PyPy) a tracing collector frees cycles alike
+    if REFCOUNTED:
         __del__ = _release_actions
 
     # ---- public API -------------------------------------------------------------------------------
@@ -285,7 +288,8 @@ class State:
             env.update(zip(names, action.values))
         frame[1] = option.start
         self.decider = None
-        self.legal_cache[0].batch.release()  # this decision's list of actions may now be freed (see ActionBatch)
+        if REFCOUNTED:  # this decision's list of actions may now be freed at once (see ActionBatch)
+            self.legal_cache[0].batch.release()
         self.legal_cache = None
         self.note_entries = []
         self.moves += 1
