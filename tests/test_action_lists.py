@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import gc
 import random
-import sys
 
 import pytest
 
 from conftest import RULESETS
 from interpreter import load_game
+from interpreter.state import REFCOUNTED
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
@@ -35,8 +35,8 @@ def test_an_action_kept_from_an_earlier_decision_reads_as_it_did(path):
             assert [str(a) for a in kept] == [expected[i] for i in picked]
 
 
-@pytest.mark.skipif(sys.implementation.name != "cpython",
-                    reason="reference counting is CPython's: PyPy's collector frees cycles as cheaply")
+@pytest.mark.skipif(not REFCOUNTED, reason="actions are released only where memory is reference-counted "
+                                           "(CPython): PyPy's collector frees cycles as cheaply")
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_a_game_played_leaves_nothing_for_the_garbage_collector(path):
     game = load_game(path)
