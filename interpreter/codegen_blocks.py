@@ -122,8 +122,10 @@ class _Builder:
                 body += self.numbered(gen.end(outer, statements), code[pc][-1])
                 pc += 1
             elif pc in sources.ifs or pc in sources.loops:
+                before = self.left, self.branched, self.counts
                 made = self.if_block(pc, limit) if pc in sources.ifs else self.loop_block(pc, limit)
-                if made is None:
+                if made is None:  # not generated: what the attempt noted of its branches does not hold
+                    self.left, self.branched, self.counts = before
                     break
                 body += made[0]
                 pc = made[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from dsl import ast
+from dsl import ast, ir
 from dsl.registry import EFFECTS
 from dsl.resolver import RETURNED
 from dsl.types import ANY, INT, ZONE, element_type
@@ -92,6 +92,9 @@ class StatementCompiler:
 
     def _body(self, proc, body):
         outer, self.proc = self.proc, proc
+        scope = self.sites, self.bodies
+        self.sites = []
+        self.bodies = [self.inlining.kinds(proc.params, [None] * len(proc.params), body)] if self.inlining else []
         try:
             self.block(proc.code, body, [])
             proc.code.append((RET, proc.position))
@@ -100,6 +103,7 @@ class StatementCompiler:
             _thread_jumps(proc.code, proc.sources.always)
         finally:
             self.proc = outer
+            self.sites, self.bodies = scope
 
     def block(self, code, stmts, loops):
         for stmt in stmts:
@@ -170,6 +174,10 @@ class StatementCompiler:
         return set_attr
 
     def _s_callproc(self, code, stmt, loops):
+        inlined = self.inlining.inlined(stmt, self.sites, self.bodies, self.proc) if self.inlining else None
+        if inlined is not None:
+            self._inline(code, stmt, *inlined)
+            return
         index = self.proc_index.get(stmt.proc)
         if index is None:
             proc = self.rs.procedures[stmt.proc]
@@ -183,6 +191,19 @@ class StatementCompiler:
             self._body(compiled, proc.body)
         store = self.simple(stmt.then.node) if stmt.then is not None else None
         code.append((CALL, index, self.call_locals(self.procs[index].params, stmt.args), store, stmt.position))
+
+    def _inline(self, code, stmt, callee, bindings):
+        """The callee's statements in place of the call (see :mod:`interpreter.inlining`): its
+        parameters set from the arguments, then its body, whose loops a 'break' cannot leave."""
+        for param, arg in bindings:
+            self._s_exec(code, ir.Exec(stmt.position, ast.Let(stmt.position, param, arg)), loops=[])
+        self.sites.append(self.inlining.visible[id(stmt)])
+        self.bodies.append(self.inlining.kinds(callee.params, [None] * len(callee.params), callee.body))
+        try:
+            self.block(code, callee.body, [])
+        finally:
+            self.sites.pop()
+            self.bodies.pop()
 
     def call_locals(self, params, args):
         """``f(s, e)`` making the locals a procedure starts with: its parameters' values (None for a

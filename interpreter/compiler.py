@@ -19,6 +19,7 @@ from dsl.types import INT, ZONE
 from .codegen import CodeGen, argument_plan
 from .compile_statements import StatementCompiler, _applied, _conjuncts
 from .comprehensions import COMPARE, all_of, compile_comprehension
+from .inlining import Inlining
 from .instructions import CALL, CHOOSE, component_content
 
 __all__ = ["Compiler", "CALL", "CHOOSE", "component_content"]  # the opcodes live in interpreter.instructions
@@ -37,7 +38,7 @@ _INLINE = {
 
 
 class Compiler(StatementCompiler):
-    def __init__(self, ruleset: ir.Ruleset, game, codegen: bool = True):
+    def __init__(self, ruleset: ir.Ruleset, game, codegen: bool = True, inline: bool = True):
         self.rs = ruleset
         self.game = game
         self.types = ruleset.types
@@ -49,6 +50,9 @@ class Compiler(StatementCompiler):
         self.proc_index: dict = {}
         self.iterations = None  # the iteration count of the comprehension being compiled (see comprehensions)
         self.codegen = CodeGen(self) if codegen else None
+        self.inlining = Inlining(ruleset) if inline else None  # which calls compile in place
+        self.sites: list = []  # the locals visible at each inlined call the current code is inside
+        self.bodies: list = []  # the kinds of the locals of each body the current code is inside
 
     def finish(self) -> None:
         """Compile the generated code still pending."""

@@ -119,12 +119,14 @@ def _check_arguments(params, players) -> None:
 
 
 class Game:
-    def __init__(self, ruleset: Ruleset, path=None, codegen: bool = True):
+    def __init__(self, ruleset: Ruleset, path=None, codegen: bool = True, inline: bool = True):
         """``codegen=False`` compiles with the closure compiler alone: the reference the tests
         compare the generated code with (interpreter/codegen*.py, which enforces the same work
-        budget of interpreter/limits.py)."""
+        budget of interpreter/limits.py).  ``inline=False`` compiles every call as a call (see
+        interpreter/inlining.py), the reference for inlined calls."""
         self.ruleset = ruleset
         self._codegen = codegen
+        self._inline = inline
         self.path = str(path) if path else ruleset.file
         self.name = ruleset.name
         self.num_players = ruleset.players
@@ -279,7 +281,7 @@ class Game:
     # ---- compilation -------------------------------------------------------------------------
     def _compile(self):
         rs = self.ruleset
-        compiler = Compiler(rs, self, codegen=self._codegen)
+        compiler = Compiler(rs, self, codegen=self._codegen, inline=self._inline)
         self.setup_proc = compiler.procedure("setup", [], rs.setup, None)
         self.flow_proc = compiler.procedure("flow", [], rs.flow, None)
         per_zone = [None] * len(self.zone_names)

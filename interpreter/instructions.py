@@ -84,6 +84,14 @@ class Proc:
             self.holding.add(name)
 
 
+    def kind(self, name) -> str | None:
+        """The kind of value local ``name`` holds, as declared so far: 'component', 'any' (no type
+        known), None (no components), or 'absent' (not declared)."""
+        if name in self.holding:
+            return "component"
+        return "any" if name in self.untyped else None if name in self._typed else "absent"
+
+
 def component_content(type_) -> str | None:
     """'component' if values of the type hold components, 'any' if they may, else None."""
     if type_ is None or type_ == ANY:

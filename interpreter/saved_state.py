@@ -18,7 +18,7 @@ from dsl.errors import ParameterError, RulebookError
 from . import chance, narration
 from .compiler import CALL, CHOOSE
 from .limits import INT_MAX, INT_MIN, MAX_ITEMS, MAX_TEXT
-from .state import State
+from .state import FORMAT, State
 
 SCHEMA = Path(__file__).resolve().parent.parent / "schemas" / "state.schema.json"
 MAX_BYTES = 50_000_000
@@ -112,7 +112,7 @@ def _plainly_valid(data) -> bool:
     if type(narrative) is not list or len(narrative) > 100000 or not all(_plain_entry(e) for e in narrative):
         return False
     zones, known, stack, cells = data["zones"], data["known"], data["stack"], data["cells"]
-    return (data["format"] == 1 and type(data["format"]) is int and type(data["game"]) is str
+    return (data["format"] == FORMAT and type(data["format"]) is int and type(data["game"]) is str
             and len(data["game"]) <= 1000 and type(data["players"]) is int and 1 <= data["players"] <= 64
             and type(data["params"]) is dict and type(zones) is list and len(zones) <= 100000
             and all(type(z) is list and len(z) <= 100000 and _ints(z) for z in zones)
@@ -131,10 +131,21 @@ def _plainly_valid(data) -> bool:
             and type(data["over"]) is bool and type(data["moves"]) is int and 0 <= data["moves"] <= INT_MAX)
 
 
+def _check_format(data) -> None:
+    """A state of an earlier format cannot go on: its stack names the rules as compiled then."""
+    found = data.get("format") if isinstance(data, dict) else None
+    if type(found) is int and 1 <= found < FORMAT:
+        raise SavedStateError(f"this state was saved by an earlier version of rulebook (state format {found}, "
+                              f"now {FORMAT}), whose rules' stack this version cannot continue",
+                              hint="replay the game's play log instead (rulebook replay LOG), which "
+                                   "rebuilds the state from the seed and the actions")
+
+
 def state_from_data(game, data, depth: int = 0) -> State:
     """A State of ``game`` from saved data (the dict or JSON text of ``State.to_json()``); ``depth``
     counts the states nested in a pending chance node."""
     data = parse_json(data)
+    _check_format(data)
     error = None
     if not _plainly_valid(data):  # the schema, for the message of what is wrong
         from jsonschema.exceptions import best_match

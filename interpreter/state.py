@@ -20,7 +20,9 @@ from .views import view_of
 
 from .splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
 
-FORMAT = 1
+# 2: calls compiled in place (interpreter/inlining.py) have no frame on the stack, so the stack of
+# a state of format 1 does not fit the compiled rules any more
+FORMAT = 2
 # CPython frees by reference counting, and leaves reference cycles to a slower collector; PyPy's
 # tracing collector frees both alike, so there the actions of a decision are not released.
 REFCOUNTED = sys.implementation.name == "cpython"

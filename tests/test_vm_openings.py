@@ -8,7 +8,9 @@ import random
 import pytest
 
 from dsl.errors import RulebookError
-from interpreter import load_game
+from dsl.loader import load_ruleset
+from dsl.registry import EFFECTS, FUNCTIONS
+from interpreter.game import Game, find_base
 
 OPENINGS = """\
 game:
@@ -58,10 +60,15 @@ procedures:
 """
 
 
+def _load(path):
+    """The game with every call a call (not compiled in place: see interpreter/inlining.py)."""
+    return Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, inline=False)
+
+
 def _game(tmp_path, name, limit=8, fails="1", fast=True):
     path = tmp_path / f"{name}.yaml"
     path.write_text(OPENINGS.replace("LIMIT", str(limit)).replace("FAILS", fails), encoding="utf-8")
-    game = load_game(path, cache=False)
+    game = _load(path)
     if not fast:
         game.openings = [None] * len(game.procs)  # every call pushes its frame, as before
     return game
@@ -111,7 +118,7 @@ def test_a_loop_of_skipped_opening_decisions_is_a_runaway_loop(tmp_path, fast):
     text = OPENINGS.replace("      - pass_or_return()\n", "").replace("6 // (FAILS) > 0", "c.value > 5")
     path = tmp_path / "runaway.yaml"
     path.write_text(text.replace("LIMIT", "1000000000"), encoding="utf-8")
-    game = load_game(path, cache=False)
+    game = _load(path)
     if not fast:
         game.openings = [None] * len(game.procs)
     with pytest.raises(RulebookError) as info:

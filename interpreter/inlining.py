@@ -1,0 +1,206 @@
+"""Stage 5, calls: which calls of procedures are compiled in place of the call (inlined).
+
+A call the VM runs costs a frame, a locals dict and two instructions (``CALL`` and ``RET``); in La
+Famiglia they were half of all instructions.  A call compiled in place runs the callee's statements
+in the caller's frame: its parameters become locals of the caller (set from the arguments, in
+order) and its locals live beside the caller's.  That is the same game only where nothing can tell
+the two apart, so a call is inlined only if
+
+* the callee is not recursive (no chain of calls leads back to it), has no ``return`` and the call
+  stores no returned value;
+* none of the callee's locals (its parameters, ``let``, loop variables and option parameters, and
+  those of everything it calls, transitively) has the name of a local of a procedure it is
+  compiled into: the callee can neither read nor overwrite the caller's locals.  (The checker
+  scopes locals to their block, so a local of one inlined callee is always set again before a
+  later callee of the same name reads it.)
+* every such local has a known type, and a name shared with an earlier inlined callee holds the
+  same kind of value (components or not): :mod:`interpreter.determinize` treats a local by its
+  declared kind, in every frame it may be in;
+* it is at most ``MAX_DEPTH`` calls deep in inlined calls, and the callee is called from one place
+  only or is small (at most ``MAX_COPIED`` statements, with what it inlines itself): the compiled
+  code grows at most linearly with the ruleset.
+
+Everything else is a call, as before.  The stack of a saved state lists frames of procedures that
+are called, not inlined: hence the state format 2 (see :mod:`interpreter.state`).
+"""
+from __future__ import annotations
+
+from dsl import ast, ir
+from dsl.types import ANY, element_type
+
+from .instructions import component_content
+
+MAX_DEPTH = 8
+MAX_COPIED = 40
+
+
+def _children(stmt) -> list:
+    """The statement lists nested in ``stmt``."""
+    if isinstance(stmt, ir.Choose):
+        return [option.body for option in stmt.options]
+    return [getattr(stmt, key) for key in ("then", "otherwise", "body") if isinstance(getattr(stmt, key, None), list)]
+
+
+def _walk(stmts):
+    for stmt in stmts:
+        yield stmt
+        for body in _children(stmt):
+            yield from _walk(body)
+
+
+def _summary(kinds) -> str | None:
+    """The kind of a local declared with ``kinds`` (see :func:`interpreter.instructions.component_content`),
+    as :class:`interpreter.instructions.Proc` sums it up: 'component' if any declaration holds
+    components, 'any' if none has a known type, else None."""
+    return "component" if "component" in kinds else "any" if all(k == "any" for k in kinds) else None
+
+
+class Inlining:
+    """The call graph of a ruleset and the facts the decision to inline a call needs."""
+
+    def __init__(self, rs: ir.Ruleset):
+        self.rs = rs
+        self.procedures = rs.procedures
+        bodies = [([], rs.setup), ([], rs.flow), *(([], t.body) for t in rs.triggers),
+                  *((p.params, p.body) for p in rs.procedures.values())]
+        self.sites: dict = {}
+        self.visible: dict = {}  # id of a call statement -> the locals visible there
+        for params, body in bodies:
+            self._scan(body, frozenset(params))
+        self.calls = {name: {s.proc for s in _walk(p.body) if isinstance(s, ir.CallProc)}
+                      for name, p in self.procedures.items()}
+        self.recursive = self._recursive()
+        self._locals: dict = {}
+        self._copied: dict = {}
+
+    def _scan(self, stmts, outer: frozenset) -> None:
+        """Count the calls in ``stmts`` and note the locals visible at each: the checker scopes a
+        local to the rest of its block (a loop variable or an option's parameter to its body)."""
+        names = set(outer)
+        for stmt in stmts:
+            if isinstance(stmt, ir.CallProc):
+                self.sites[stmt.proc] = self.sites.get(stmt.proc, 0) + 1
+                self.visible[id(stmt)] = frozenset(names)
+            if isinstance(stmt, ir.Choose):
+                for option in stmt.options:
+                    self._scan(option.body, frozenset(names | {name for name, _ in option.params}))
+            else:
+                extra = {stmt.var} if isinstance(stmt, (ir.For, ir.Simultaneous)) else set()
+                for body in _children(stmt):
+                    self._scan(body, frozenset(names | extra))
+            names.update(name for name, _ in self._declared_here(stmt, nested=False))
+
+    def _recursive(self) -> set:
+        """The procedures from which a chain of calls leads back to themselves."""
+        found = set()
+        for start in self.procedures:
+            seen, todo = set(), list(self.calls.get(start, ()))
+            while todo:
+                name = todo.pop()
+                if name == start:
+                    found.add(start)
+                    break
+                if name not in seen and name in self.calls:
+                    seen.add(name)
+                    todo.extend(self.calls[name])
+        return found
+
+    def kinds(self, params, param_kinds, body) -> dict:
+        """The locals a body declares itself (not those of the procedures it calls), each with its
+        kind of value as the compiled procedure will sum it up."""
+        found: dict = {}
+        for name, kind in zip(params, param_kinds):
+            found.setdefault(name, []).append(kind)
+        for stmt in _walk(body):
+            for name, kind in self._declared_here(stmt):
+                found.setdefault(name, []).append(kind)
+        return {name: _summary(kinds) for name, kinds in found.items()}
+
+    def _declared_here(self, stmt, nested: bool = True):
+        """``(name, kind of value)`` of each local the statement itself declares for what follows it
+        and (``nested``) for its nested bodies only, as the compiler declares them."""
+        types, symbols = self.rs.types, self.rs.symbols
+        nodes = [stmt.node] if isinstance(stmt, ir.Exec) else \
+            [stmt.then.node] if isinstance(stmt, ir.CallProc) and stmt.then is not None else []
+        for node in nodes:
+            if isinstance(node, ast.Let):
+                yield node.name, component_content(types.get(node.value))
+            elif isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) \
+                    and symbols.get(node.target, ("",))[0] != "var":
+                yield symbols[node.target][1], component_content(types.get(node.value))
+        if not nested:
+            return
+        if isinstance(stmt, (ir.For, ir.Simultaneous)):
+            yield stmt.var, component_content(element_type(types.get(stmt.source, ANY)))
+        elif isinstance(stmt, ir.Choose):
+            for option in stmt.options:
+                for name, domain in option.params:
+                    yield name, component_content(element_type(types.get(domain, ANY)))
+
+    def locals_of(self, name: str):
+        """The locals of procedure ``name``'s body and of all it calls (their parameters included):
+        name -> kind of value; None where a local's type is not known or a name holds different
+        kinds in two of them (then it is not inlined)."""
+        if name not in self._locals:
+            self._locals[name] = None  # while being worked out
+            kinds = self.kinds((), (), self.procedures[name].body)
+            for callee in self.calls[name] - self.recursive:
+                inner = self.locals_of(callee)
+                if inner is None:
+                    return None
+                proc = self.procedures[callee]
+                types = proc.param_types or [ANY] * len(proc.params)
+                params = self.kinds(proc.params, [component_content(t) for t in types], [])
+                if any(kinds.setdefault(k, v) != v for k, v in [*inner.items(), *params.items()]):
+                    return None
+            if "any" in kinds.values():
+                return None
+            self._locals[name] = kinds
+        return self._locals[name]
+
+    def copied(self, name: str) -> int:
+        """How many statements inlining procedure ``name`` copies (with the calls it may inline)."""
+        if name not in self._copied:
+            body = self.procedures[name].body
+            self._copied[name] = sum(1 for _ in _walk(body)) + sum(
+                self.copied(s.proc) for s in _walk(body)
+                if isinstance(s, ir.CallProc) and s.proc not in self.recursive)
+        return self._copied[name]
+
+    def inlined(self, stmt: ir.CallProc, sites: list, bodies: list, proc):
+        """``(procedure, [(parameter, argument) to set])`` to compile in place of the call ``stmt``
+        (a parameter the caller passes on under its own name needs no setting), or None for a
+        call.  ``sites``:
+        the locals visible at each inlined call the code is being compiled into; ``bodies``: the
+        kinds of the locals of each procedure body it is being compiled into, outermost first
+        (``bodies[-1]``: the body ``stmt`` is in); ``proc``: the compiled procedure of the frame."""
+        name = stmt.proc
+        if stmt.then is not None or name in self.recursive or len(sites) >= MAX_DEPTH:
+            return None
+        callee = self.procedures[name]
+        if any(isinstance(s, ir.Return) for s in _walk(callee.body)):
+            return None
+        if self.sites.get(name, 0) > 1 and self.copied(name) > MAX_COPIED:
+            return None
+        kinds = self.locals_of(name)
+        if kinds is None:
+            return None
+        kinds = dict(kinds)
+        bindings = [(param, arg) for param, arg in zip(callee.params, stmt.args)
+                    if not self._passed_on(param, arg, kinds)]
+        params = self.kinds([p for p, _ in bindings], [component_content(self.rs.types.get(a)) for _, a in bindings], [])
+        if "any" in params.values() or any(kinds.setdefault(k, v) != v for k, v in params.items()):
+            return None
+        visible = self.visible[id(stmt)].union(*sites)
+        if any(local in visible for local in kinds):
+            return None
+        for local, kind in kinds.items():
+            if any(body.get(local, kind) != kind for body in bodies) or proc.kind(local) not in (kind, "absent"):
+                return None
+        return callee, bindings
+
+    def _passed_on(self, param: str, arg, kinds: dict) -> bool:
+        """Whether the argument is the caller's local of the parameter's name, which the callee (and
+        all it calls) never sets: then the callee may read the caller's local itself."""
+        return (isinstance(arg, ast.Name) and arg.id == param and param not in kinds
+                and self.rs.symbols.get(arg, ("",))[0] == "local")
