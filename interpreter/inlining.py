@@ -91,18 +91,42 @@ class Inlining:
             names.update(name for name, _ in self._declared_here(stmt, nested=False))
 
     def _recursive(self) -> set:
-        """The procedures from which a chain of calls leads back to themselves."""
-        found = set()
-        for start in self.procedures:
-            seen, todo = set(), list(self.calls.get(start, ()))
-            while todo:
-                name = todo.pop()
-                if name == start:
-                    found.add(start)
-                    break
-                if name not in seen and name in self.calls:
-                    seen.add(name)
-                    todo.extend(self.calls[name])
+        """The procedures from which a chain of calls leads back to themselves: those of a strongly
+        connected part of the call graph with a cycle (Tarjan's algorithm, without recursion, in
+        time linear in the number of calls)."""
+        calls = {name: sorted(callees & self.calls.keys()) for name, callees in self.calls.items()}
+        index, low, on_stack, stack, found = {}, {}, set(), [], set()
+        for root in calls:
+            if root in index:
+                continue
+            work = [(root, 0)]
+            while work:
+                name, i = work.pop()
+                if i == 0:
+                    index[name] = low[name] = len(index)
+                    stack.append(name)
+                    on_stack.add(name)
+                if i < len(calls[name]):
+                    work.append((name, i + 1))
+                    callee = calls[name][i]
+                    if callee not in index:
+                        work.append((callee, 0))
+                    elif callee in on_stack:
+                        low[name] = min(low[name], index[callee])
+                    continue
+                if work:  # back in the caller: its low link takes this one's
+                    caller = work[-1][0]
+                    low[caller] = min(low[caller], low[name])
+                if low[name] == index[name]:
+                    part = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        part.append(member)
+                        if member == name:
+                            break
+                    if len(part) > 1 or name in calls[name]:
+                        found.update(part)
         return found
 
     def kinds(self, params, param_kinds, body) -> dict:
