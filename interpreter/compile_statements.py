@@ -197,7 +197,7 @@ class StatementCompiler:
         parameters set from the arguments, then its body, whose loops a 'break' cannot leave."""
         for param, arg in bindings:
             self._s_exec(code, ir.Exec(stmt.position, ast.Let(stmt.position, param, arg)), loops=[])
-        self.sites.append(self.inlining.visible[id(stmt)])
+        self.sites.append(self.inlining.visible(stmt))
         self.bodies.append(self.inlining.kinds(callee.params, [None] * len(callee.params), callee.body))
         try:
             self.block(code, callee.body, [])

@@ -9,10 +9,11 @@ the two apart, so a call is inlined only if
 * the callee is not recursive (no chain of calls leads back to it), has no ``return`` and the call
   stores no returned value;
 * none of the callee's locals (its parameters, ``let``, loop variables and option parameters, and
-  those of everything it calls, transitively) has the name of a local of a procedure it is
-  compiled into: the callee can neither read nor overwrite the caller's locals.  (The checker
-  scopes locals to their block, so a local of one inlined callee is always set again before a
-  later callee of the same name reads it.)
+  those of everything it calls, transitively) has the name of a local that a procedure it is
+  compiled into can see at the call and may still read after it (in the rest of the local's scope,
+  or in a later round of a loop inside that scope): the callee cannot change what the caller reads.
+  The checker scopes locals to their block, so a callee never reads the caller's locals, and a
+  local left behind by one inlined callee is always set again before anything of that name is read.
 * every such local has a known type, and a name shared with an earlier inlined callee holds the
   same kind of value (components or not): :mod:`interpreter.determinize` treats a local by its
   declared kind, in every frame it may be in;
@@ -25,13 +26,17 @@ are called, not inlined: hence the state format 2 (see :mod:`interpreter.state`)
 """
 from __future__ import annotations
 
+import dataclasses
+
 from dsl import ast, ir
+from dsl.errors import Position
 from dsl.types import ANY, element_type
 
 from .instructions import component_content
 
 MAX_DEPTH = 8
 MAX_COPIED = 40
+MAX_AFTER = 200
 
 
 def _children(stmt) -> list:
@@ -64,31 +69,77 @@ class Inlining:
         bodies = [([], rs.setup), ([], rs.flow), *(([], t.body) for t in rs.triggers),
                   *((p.params, p.body) for p in rs.procedures.values())]
         self.sites: dict = {}
-        self.visible: dict = {}  # id of a call statement -> the locals visible there
+        self.around: dict = {}  # id of a call statement -> the statement lists around it (see _scan)
+        self._read: dict = {}  # id of a statement -> the names in it (see _reads)
         for params, body in bodies:
-            self._scan(body, frozenset(params))
+            self._scan(body, params, False, ())
         self.calls = {name: {s.proc for s in _walk(p.body) if isinstance(s, ir.CallProc)}
                       for name, p in self.procedures.items()}
         self.recursive = self._recursive()
         self._locals: dict = {}
         self._copied: dict = {}
 
-    def _scan(self, stmts, outer: frozenset) -> None:
-        """Count the calls in ``stmts`` and note the locals visible at each: the checker scopes a
-        local to the rest of its block (a loop variable or an option's parameter to its body)."""
-        names = set(outer)
-        for stmt in stmts:
+    def _scan(self, stmts, bound, loop: bool, outer: tuple) -> None:
+        """Count the calls in ``stmts`` and note, at each, the statement lists around it (``outer``:
+        ``[names declared so far, a loop's body?, statements, index]`` per list, outermost first).
+        The checker scopes a local to the rest of its block (a loop variable or an option's
+        parameter to its body)."""
+        level = [set(bound), loop, stmts, 0]
+        levels = outer + (level,)
+        for i, stmt in enumerate(stmts):
+            level[3] = i
             if isinstance(stmt, ir.CallProc):
                 self.sites[stmt.proc] = self.sites.get(stmt.proc, 0) + 1
-                self.visible[id(stmt)] = frozenset(names)
+                self.around[id(stmt)] = tuple((frozenset(names), looped, body, at) for names, looped, body, at in levels)
             if isinstance(stmt, ir.Choose):
                 for option in stmt.options:
-                    self._scan(option.body, frozenset(names | {name for name, _ in option.params}))
+                    self._scan(option.body, [name for name, _ in option.params], False, levels)
             else:
-                extra = {stmt.var} if isinstance(stmt, (ir.For, ir.Simultaneous)) else set()
+                bound = [stmt.var] if isinstance(stmt, (ir.For, ir.Simultaneous)) else []
+                looped = isinstance(stmt, (ir.For, ir.Simultaneous, ir.While, ir.Repeat))
                 for body in _children(stmt):
-                    self._scan(body, frozenset(names | extra))
-            names.update(name for name, _ in self._declared_here(stmt, nested=False))
+                    self._scan(body, bound, looped, levels)
+            level[0].update(name for name, _ in self._declared_here(stmt, nested=False))
+
+    def visible(self, stmt) -> set:
+        """The locals visible at the call ``stmt`` whose values the code after it may still read
+        (a local the rest of its scope never reads may be set by an inlined callee)."""
+        around = self.around[id(stmt)]
+        return {name for names, _, _, _ in around for name in names if self._read_after(around, name)}
+
+    def _read_after(self, around, name) -> bool:
+        """Whether the statements after the call, in the scope of local ``name``, may read it: a
+        loop inside its scope around the call counts as a read (the next round); so does more
+        than ``MAX_AFTER`` statements to look at."""
+        first = min(i for i, (names, _, _, _) in enumerate(around) if name in names)
+        if any(looped for _, looped, _, _ in around[first + 1:]):
+            return True
+        budget = MAX_AFTER
+        for _, _, stmts, at in around[first:]:
+            for stmt in stmts[at + 1:]:
+                budget -= 1
+                if budget < 0 or name in self._reads(stmt):
+                    return True
+        return False
+
+    def _reads(self, stmt) -> set:
+        """Every name in the statement and what it holds (its expressions, nested statements)."""
+        found = self._read.get(id(stmt))
+        if found is None:
+            found, todo, seen = set(), [stmt], set()
+            while todo:
+                item = todo.pop()
+                if id(item) in seen:
+                    continue
+                seen.add(id(item))
+                if isinstance(item, ast.Name):
+                    found.add(item.id)
+                if isinstance(item, (list, tuple)):
+                    todo.extend(item)
+                elif dataclasses.is_dataclass(item) and not isinstance(item, (type, Position)):
+                    todo.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+            self._read[id(stmt)] = found
+        return found
 
     def _recursive(self) -> set:
         """The procedures from which a chain of calls leads back to themselves: those of a strongly
@@ -215,7 +266,7 @@ class Inlining:
         params = self.kinds([p for p, _ in bindings], [component_content(self.rs.types.get(a)) for _, a in bindings], [])
         if "any" in params.values() or any(kinds.setdefault(k, v) != v for k, v in params.items()):
             return None
-        visible = self.visible[id(stmt)].union(*sites)
+        visible = self.visible(stmt).union(*sites)
         if any(local in visible for local in kinds):
             return None
         for local, kind in kinds.items():

@@ -121,7 +121,11 @@ def _calls(tmp_path, calls: str, inline=True):
 @pytest.mark.parametrize("calls, framed", [
     ("      - take(1)\n      - take(2)", []),  # small, no name in the way: in place
     ("      - count_down(2)", ["count_down"]),  # recursive
-    ("      - for: chip in list(pot)\n        do: [take(chip.value)]", ["take"]),  # 'chip' of the loop is visible
+    ("      - for: chip in list(pot)\n        do: [take(chip.value), turns += chip.value - chip.value]",
+     ["take"]),  # the loop's 'chip' is read after the call: take's own 'chip' would change it
+    ("      - for: chip in list(pot)\n        do: [take(chip.value)]", []),  # not read after the call
+    ("      - let chip = top(pot)\n      - repeat: 2\n        do: [take(1)]",
+     ["take"]),  # a loop in the scope of the caller's 'chip' repeats the call: its next round may read it
     ("      - take(1)\n      - numbered()", ["numbered"]),  # 'chip' holds a component in take, a number here
     ("      - let wanted = 2\n      - take(wanted)", []),  # passed on under its own name
 ])
