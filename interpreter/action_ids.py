@@ -43,14 +43,17 @@ class ActionSpace:
         self.options: list = []  # (key, name, [(kind, low)] per parameter, sizes)
         self._option_of: dict = {}  # OptionSpec -> index in self.options
         domains = _domain_nodes(game.ruleset)
+        copies: dict = {}  # (place, name) -> the compiled copies of the option (one per inlined call)
         for spec in _option_specs(game):
-            key = (_where(spec.position), spec.name)
-            index = next((i for i, o in enumerate(self.options) if o[0] == key), None)
-            if index is None:
-                params = [self._parameter(spec, i, domains.get(key)) for i in range(len(spec.param_names))]
-                index = len(self.options)
-                self.options.append((key, spec.name, params, [self._size(k, lo, hi) for k, lo, hi in params]))
-            self._option_of[spec] = index
+            copies.setdefault((_where(spec.position), spec.name), []).append(spec)
+        for key in _option_order(game.ruleset):
+            if key not in copies:
+                continue
+            spec = copies[key][0]
+            params = [self._parameter(spec, i, domains.get(key)) for i in range(len(spec.param_names))]
+            for copy in copies[key]:
+                self._option_of[copy] = len(self.options)
+            self.options.append((key, spec.name, params, [self._size(k, lo, hi) for k, lo, hi in params]))
         self.flat_offsets = []
         total = 0
         for _, _, _, sizes in self.options:
@@ -255,6 +258,46 @@ def _option_specs(game):
         for instruction in proc.code:
             if instruction is not None and instruction[0] == CHOOSE:
                 yield from instruction[1].options
+
+
+def _option_order(rs) -> list:
+    """``(place, name)`` of every option of the rules in a fixed order that does not depend on how
+    calls are compiled (:mod:`interpreter.inlining`): procedure by procedure, each as the rules
+    first call it (setup, flow, triggers, a callee after its caller), the decisions of each in the
+    order written.  Ids stay the same whichever calls are compiled in place."""
+    from dsl import ir
+
+    order, seen = [], set()
+
+    def visit(body) -> None:
+        order.append(body)
+        for stmt in _written(body):
+            if isinstance(stmt, ir.CallProc) and stmt.proc not in seen and stmt.proc in rs.procedures:
+                seen.add(stmt.proc)
+                visit(rs.procedures[stmt.proc].body)
+
+    for body in [rs.setup, rs.flow] + [trigger.body for trigger in rs.triggers]:
+        visit(body)
+    keys = []
+    for body in order:
+        for stmt in _written(body):
+            if isinstance(stmt, ir.Choose):
+                keys += [(_where(option.position), option.name) for option in stmt.options]
+    return list(dict.fromkeys(keys))
+
+
+def _written(body):
+    """The statements of a body and those nested in it, in the order written."""
+    from dsl import ir
+
+    todo = list(reversed(body))
+    while todo:
+        stmt = todo.pop()
+        yield stmt
+        nested = [option.body for option in stmt.options] if isinstance(stmt, ir.Choose) else \
+            [getattr(stmt, key) for key in ("then", "otherwise", "body") if isinstance(getattr(stmt, key, None), list)]
+        for inner in reversed(nested):
+            todo.extend(reversed(inner))
 
 
 def _where(position) -> tuple:

@@ -61,6 +61,22 @@ def test_inlined_calls_play_like_calls(path, players):
         assert a.is_terminal() == b.is_terminal() and a.returns() == b.returns()
 
 
+@pytest.mark.parametrize("path", RULESETS + VARIANTS, ids=lambda p: p.stem)
+def test_action_ids_do_not_depend_on_inlining(path):
+    """The numbering of actions (interpreter/action_ids.py) lists options in the order the rules
+    are written and called, not in compiled order, so adapters see the same ids either way."""
+    inlined, called = _game(path), _game(path, inline=False)
+    left, right = inlined.action_space(), called.action_space()
+    assert [o[:2] for o in left.options] == [o[:2] for o in right.options] and left.size == right.size
+    a, b = inlined.new_initial_state(3), called.new_initial_state(3)
+    for _ in range(20):
+        if a.is_terminal():
+            break
+        assert a.legal_action_ids() == b.legal_action_ids()
+        a.apply_action(a.legal_actions()[0])
+        b.apply_action(b.legal_actions()[0])
+
+
 def test_the_shipped_games_run_with_fewer_calls():
     """La Famiglia's turn and its four actions, Gangster's turn and its scoring run in the flow's frame."""
     for name, players in (("la-famiglia", 2), ("gangster", 2)):
