@@ -244,11 +244,12 @@ class Inlining:
 
     def inlined(self, stmt: ir.CallProc, sites: list, bodies: list, proc):
         """``(procedure, [(parameter, argument) to set])`` to compile in place of the call ``stmt``
-        (a parameter the caller passes on under its own name needs no setting), or None for a
-        call.  ``sites``:
-        the locals visible at each inlined call the code is being compiled into; ``bodies``: the
-        kinds of the locals of each procedure body it is being compiled into, outermost first
-        (``bodies[-1]``: the body ``stmt`` is in); ``proc``: the compiled procedure of the frame."""
+        (a parameter the caller passes on under its own name needs no setting), or None for a call.
+
+        ``sites``: per inlined call the code is being compiled into, the locals visible there that
+        may be read after it (see :meth:`visible`); ``bodies``: the kinds of the locals of each
+        procedure body it is being compiled into, outermost first (``bodies[-1]``: the body
+        ``stmt`` is in); ``proc``: the compiled procedure of the frame."""
         name = stmt.proc
         if stmt.then is not None or name in self.recursive or len(sites) >= MAX_DEPTH:
             return None

@@ -83,7 +83,6 @@ class Proc:
         if found == "component":
             self.holding.add(name)
 
-
     def kind(self, name) -> str | None:
         """The kind of value local ``name`` holds, as declared so far: 'component', 'any' (no type
         known), None (no components), or 'absent' (not declared)."""
