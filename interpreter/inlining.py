@@ -17,9 +17,10 @@ the two apart, so a call is inlined only if
 * every such local has a known type, and a name shared with an earlier inlined callee holds the
   same kind of value (components or not): :mod:`interpreter.determinize` treats a local by its
   declared kind, in every frame it may be in;
-* it is at most ``MAX_DEPTH`` calls deep in inlined calls, and the callee is called from one place
-  only or is small (at most ``MAX_COPIED`` statements, with what it inlines itself): the compiled
-  code grows at most linearly with the ruleset.
+* it is at most ``MAX_DEPTH`` calls deep in inlined calls, the callee is called from one place
+  only or is small (at most ``MAX_COPIED`` statements, with what it inlines itself), and all
+  inlining together copies no more statements than the ruleset has (plus ``5 * MAX_COPIED``): the
+  compiled code stays within about twice the ruleset's, whatever a stranger writes.
 
 Everything else is a call, as before.  The stack of a saved state lists frames of procedures that
 are called, not inlined: hence the state format 2 (see :mod:`interpreter.state`).
@@ -78,6 +79,9 @@ class Inlining:
         self.recursive = self._recursive()
         self._locals: dict = {}
         self._copied: dict = {}
+        # the statements all inlining together may copy: the compiled code stays within about twice
+        # the ruleset's own
+        self.budget = sum(1 for _, body in bodies for _ in _walk(body)) + MAX_COPIED * 5
 
     def _scan(self, stmts, bound, loop: bool, outer: tuple) -> None:
         """Count the calls in ``stmts`` and note, at each, the statement lists around it (``outer``:
@@ -273,6 +277,10 @@ class Inlining:
         for local, kind in kinds.items():
             if any(body.get(local, kind) != kind for body in bodies) or proc.kind(local) not in (kind, "absent"):
                 return None
+        copies = sum(1 for _ in _walk(callee.body))  # its own statements (an inlined callee's count at its call)
+        if copies > self.budget:
+            return None
+        self.budget -= copies
         return callee, bindings
 
     def _passed_on(self, param: str, arg, kinds: dict) -> bool:

@@ -159,6 +159,20 @@ def test_when_a_call_stays_a_call(tmp_path, calls, framed):
         assert _without_stack(a) == _without_stack(b)
 
 
+def test_inlining_copies_at_most_as_many_statements_as_the_ruleset_has(tmp_path):
+    """A small procedure called from a hundred places: inlined until the copies reach the ruleset's
+    own count of statements (plus a little), then called (interpreter/inlining.py's budget)."""
+    from interpreter.inlining import MAX_COPIED, Inlining
+    body = "".join("    - turns += 0\n" for _ in range(MAX_COPIED - 1))
+    text = GAME.replace("CALLS", "      - small()\n" * 100).replace("procedures:\n", "procedures:\n  small:\n" + body)
+    path = tmp_path / "many.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = _game(path)
+    calls = sum(1 for code in game.codes for ins in code if ins[0] == CALL)
+    inlined = 100 - calls
+    assert 0 < inlined < 20 and inlined * (MAX_COPIED - 1) <= Inlining(game.ruleset).budget
+
+
 def test_an_error_in_an_inlined_procedure_names_its_line(tmp_path):
     text = GAME.replace("CALLS", "      - take(1)").replace("c.value == wanted", "c.value == wanted // (turns - 1)")
     path = tmp_path / "fails.yaml"
