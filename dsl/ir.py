@@ -161,6 +161,25 @@ class Choose(Stmt):
     prompt_parts: tuple = ()  # (literal text, expression or None) of the prompt's {fields}
 
 
+def nested(stmt) -> list:
+    """The statement lists nested in ``stmt``, in the order written (an option's body, a branch, a
+    loop's body)."""
+    if isinstance(stmt, Choose):
+        return [option.body for option in stmt.options]
+    return [getattr(stmt, key) for key in ("then", "otherwise", "body") if isinstance(getattr(stmt, key, None), list)]
+
+
+def walk(stmts):
+    """The statements of a list and every statement nested in them, in the order written (each
+    before what it holds); without recursion, so any depth of nesting is fine."""
+    todo = list(reversed(stmts))
+    while todo:
+        stmt = todo.pop()
+        yield stmt
+        for inner in reversed(nested(stmt)):
+            todo.extend(reversed(inner))
+
+
 @dataclass
 class Procedure:
     name: str

@@ -271,7 +271,7 @@ def _option_order(rs) -> list:
 
     def visit(body) -> None:
         order.append(body)
-        for stmt in _written(body):
+        for stmt in ir.walk(body):
             if isinstance(stmt, ir.CallProc) and stmt.proc not in seen and stmt.proc in rs.procedures:
                 seen.add(stmt.proc)
                 visit(rs.procedures[stmt.proc].body)
@@ -280,24 +280,10 @@ def _option_order(rs) -> list:
         visit(body)
     keys = []
     for body in order:
-        for stmt in _written(body):
+        for stmt in ir.walk(body):
             if isinstance(stmt, ir.Choose):
                 keys += [(_where(option.position), option.name) for option in stmt.options]
     return list(dict.fromkeys(keys))
-
-
-def _written(body):
-    """The statements of a body and those nested in it, in the order written."""
-    from dsl import ir
-
-    todo = list(reversed(body))
-    while todo:
-        stmt = todo.pop()
-        yield stmt
-        nested = [option.body for option in stmt.options] if isinstance(stmt, ir.Choose) else \
-            [getattr(stmt, key) for key in ("then", "otherwise", "body") if isinstance(getattr(stmt, key, None), list)]
-        for inner in reversed(nested):
-            todo.extend(reversed(inner))
 
 
 def _where(position) -> tuple:

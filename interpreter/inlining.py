@@ -1,7 +1,8 @@
 """Stage 5, calls: which calls of procedures are compiled in place of the call (inlined).
 
-A call the VM runs costs a frame, a locals dict and two instructions (``CALL`` and ``RET``); in La
-Famiglia they were half of all instructions.  A call compiled in place runs the callee's statements
+A call the VM runs costs a frame, a locals dict and two instructions (``CALL`` and ``RET``); in a
+game whose turn is a procedure calling one procedure per action they were half of all instructions.
+A call compiled in place runs the callee's statements
 in the caller's frame: its parameters become locals of the caller (set from the arguments, in
 order) and its locals live beside the caller's.  That is the same game only where nothing can tell
 the two apart, so a call is inlined only if
@@ -40,20 +41,6 @@ MAX_COPIED = 40
 MAX_AFTER = 200
 
 
-def _children(stmt) -> list:
-    """The statement lists nested in ``stmt``."""
-    if isinstance(stmt, ir.Choose):
-        return [option.body for option in stmt.options]
-    return [getattr(stmt, key) for key in ("then", "otherwise", "body") if isinstance(getattr(stmt, key, None), list)]
-
-
-def _walk(stmts):
-    for stmt in stmts:
-        yield stmt
-        for body in _children(stmt):
-            yield from _walk(body)
-
-
 def _summary(kinds) -> str | None:
     """The kind of a local declared with ``kinds`` (see :func:`interpreter.instructions.component_content`),
     as :class:`interpreter.instructions.Proc` sums it up: 'component' if any declaration holds
@@ -74,14 +61,14 @@ class Inlining:
         self._read: dict = {}  # id of a statement -> the names in it (see _reads)
         for params, body in bodies:
             self._scan(body, params, False, ())
-        self.calls = {name: {s.proc for s in _walk(p.body) if isinstance(s, ir.CallProc)}
+        self.calls = {name: {s.proc for s in ir.walk(p.body) if isinstance(s, ir.CallProc)}
                       for name, p in self.procedures.items()}
         self.recursive = self._recursive()
         self._locals: dict = {}
         self._copied: dict = {}
         # the statements all inlining together may copy: the compiled code stays within about twice
         # the ruleset's own
-        self.budget = sum(1 for _, body in bodies for _ in _walk(body)) + MAX_COPIED * 5
+        self.budget = sum(1 for _, body in bodies for _ in ir.walk(body)) + MAX_COPIED * 5
 
     def _scan(self, stmts, bound, loop: bool, outer: tuple) -> None:
         """Count the calls in ``stmts`` and note, at each, the statement lists around it (``outer``:
@@ -101,7 +88,7 @@ class Inlining:
             else:
                 bound = [stmt.var] if isinstance(stmt, (ir.For, ir.Simultaneous)) else []
                 looped = isinstance(stmt, (ir.For, ir.Simultaneous, ir.While, ir.Repeat))
-                for body in _children(stmt):
+                for body in ir.nested(stmt):
                     self._scan(body, bound, looped, levels)
             level[0].update(name for name, _ in self._declared_here(stmt, nested=False))
 
@@ -190,7 +177,7 @@ class Inlining:
         found: dict = {}
         for name, kind in zip(params, param_kinds):
             found.setdefault(name, []).append(kind)
-        for stmt in _walk(body):
+        for stmt in ir.walk(body):
             for name, kind in self._declared_here(stmt):
                 found.setdefault(name, []).append(kind)
         return {name: _summary(kinds) for name, kinds in found.items()}
@@ -241,8 +228,8 @@ class Inlining:
         """How many statements inlining procedure ``name`` copies (with the calls it may inline)."""
         if name not in self._copied:
             body = self.procedures[name].body
-            self._copied[name] = sum(1 for _ in _walk(body)) + sum(
-                self.copied(s.proc) for s in _walk(body)
+            self._copied[name] = sum(1 for _ in ir.walk(body)) + sum(
+                self.copied(s.proc) for s in ir.walk(body)
                 if isinstance(s, ir.CallProc) and s.proc not in self.recursive)
         return self._copied[name]
 
@@ -258,7 +245,7 @@ class Inlining:
         if stmt.then is not None or name in self.recursive or len(sites) >= MAX_DEPTH:
             return None
         callee = self.procedures[name]
-        if any(isinstance(s, ir.Return) for s in _walk(callee.body)):
+        if any(isinstance(s, ir.Return) for s in ir.walk(callee.body)):
             return None
         if self.sites.get(name, 0) > 1 and self.copied(name) > MAX_COPIED:
             return None
@@ -277,7 +264,7 @@ class Inlining:
         for local, kind in kinds.items():
             if any(body.get(local, kind) != kind for body in bodies) or proc.kind(local) not in (kind, "absent"):
                 return None
-        copies = sum(1 for _ in _walk(callee.body))  # its own statements (an inlined callee's count at its call)
+        copies = sum(1 for _ in ir.walk(callee.body))  # its own statements (an inlined callee's count at its call)
         if copies > self.budget:
             return None
         self.budget -= copies
