@@ -68,6 +68,38 @@ def execute(s, stack, allow_choose: bool) -> bool:
         try:
             if op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
                 pc = ins[1](s, env)
+            elif op == CHOOSE:
+                if not allow_choose:
+                    raise RulesRuntimeError("a trigger reached a decision", ins[-1])
+                frame[1] = pc
+                spec = ins[1]  # stop here: who decides, and the legal actions
+                player = spec.player(s, env)
+                actions = legal_actions_at(s, env, spec, player)
+                if actions:
+                    s.decider = player
+                    s.legal_cache = actions
+                    return False
+                if spec.if_none != "skip":
+                    raise _no_option(s, spec, player)
+                pc = frame[1] = spec.end  # no one could choose: past the decision
+            elif op == JUMPF:
+                pc = pc + 1 if ins[1](s, env) else ins[2]
+            elif op == EXECN:  # a generated block of statements (returning the rounds of its loops)
+                pc = ins[3]
+                rounds = ins[1](s, env)
+                if rounds:
+                    steps += rounds
+            elif op == RET:  # the caller's frame goes on, in this loop
+                done = stack.pop()
+                if not stack:
+                    return True
+                frame = stack[-1]
+                code = codes[frame[0]]
+                env = frame[2]
+                pc = frame[1]
+                call = code[pc - 1]
+                if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
+                    _store_returned(s, frame, done, call)
             elif op == CALL:  # the callee's frame runs next, in this loop
                 frame[1] = pc + 1
                 if len(stack) >= MAX_CALL_DEPTH:
@@ -95,38 +127,6 @@ def execute(s, stack, allow_choose: bool) -> bool:
                     raise _no_option(s, spec, player)
                 steps += 2  # the decision and the return, as if the callee had run them
                 pc += 1
-            elif op == RET:  # the caller's frame goes on, in this loop
-                done = stack.pop()
-                if not stack:
-                    return True
-                frame = stack[-1]
-                code = codes[frame[0]]
-                env = frame[2]
-                pc = frame[1]
-                call = code[pc - 1]
-                if call[0] == CALL and call[3] is not None:  # let x = proc(): the value returned
-                    _store_returned(s, frame, done, call)
-            elif op == JUMPF:
-                pc = pc + 1 if ins[1](s, env) else ins[2]
-            elif op == EXECN:  # a generated block of statements (returning the rounds of its loops)
-                pc = ins[3]
-                rounds = ins[1](s, env)
-                if rounds:
-                    steps += rounds
-            elif op == CHOOSE:
-                if not allow_choose:
-                    raise RulesRuntimeError("a trigger reached a decision", ins[-1])
-                frame[1] = pc
-                spec = ins[1]  # stop here: who decides, and the legal actions
-                player = spec.player(s, env)
-                actions = legal_actions_at(s, env, spec, player)
-                if actions:
-                    s.decider = player
-                    s.legal_cache = actions
-                    return False
-                if spec.if_none != "skip":
-                    raise _no_option(s, spec, player)
-                pc = frame[1] = spec.end  # no one could choose: past the decision
             elif op == EXEC:
                 pc += 1
                 ins[1](s, env)
