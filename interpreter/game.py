@@ -21,6 +21,7 @@ from . import functions as _functions  # noqa: F401  (fills the function registr
 from . import chance, views, vm
 from .chance import ChanceRecord
 from .compiler import Compiler, component_content
+from .codegen_ranges import mark_ranges
 from .effects import GameOver
 from .load_cache import Store
 from .saved_state import state_from_data
@@ -282,6 +283,7 @@ class Game:
     def _compile(self):
         rs = self.ruleset
         compiler = Compiler(rs, self, codegen=self._codegen, inline=self._inline)
+        mark_ranges(compiler, self)  # before any code is generated: its arithmetic checks read them
         self.setup_proc = compiler.procedure("setup", [], rs.setup, None)
         self.flow_proc = compiler.procedure("flow", [], rs.flow, None)
         per_zone = [None] * len(self.zone_names)

@@ -68,6 +68,7 @@ def teller(message: str):
     except RulesRuntimeError:
         return None
     wanted = tuple((name, _LOG_ARGUMENTS.index(name)) for name in dict.fromkeys(names))
+    names_components = "component" in names
 
     def tell(state, *values) -> None:
         narrative = state.narrative
@@ -79,7 +80,14 @@ def teller(message: str):
             if value is None:
                 _missing(name)
             used[name] = value
-        _record(state, narrative, message, used, values[5])
+        to = values[5]
+        entry = {"move": state.moves, "to": to, "text": message, "values": used,
+                 "seen": _components_seen(state, used) if names_components else []}
+        if to is not None:
+            _check_seat(state, to)
+        narrative.append(entry)
+        if to is None:
+            state.note_entries.append(entry)  # its text is rendered when the notes are read
     return tell
 
 
@@ -93,24 +101,45 @@ def _missing(name: str):
 
 def _record(state, narrative: list, message: str, used: dict, to) -> None:
     """Add the entry of ``message`` with the values of its fields (``used``)."""
-    seen = []
-    items = used.get("component")
-    if items is not None:
-        if isinstance(items, list):
-            items = list(items)
-            if None in items:
-                raise RulesRuntimeError("log(): the component is none")
-            seen = [_seen_by(state, c) for c in items]
-        else:
-            seen = [_seen_by(state, items)]
-            items = [items]
-        used["component"] = items
-    if to is not None and not 0 <= to < state.game.num_players:
-        raise RulesRuntimeError("log(): 'to' is no seat")
+    seen = _components_seen(state, used) if used.get("component") is not None else []
+    if to is not None:
+        _check_seat(state, to)
     entry = {"move": state.moves, "to": to, "text": message, "values": used, "seen": seen}
     narrative.append(entry)
     if to is None:
         state.note_entries.append(entry)  # its text is rendered when the notes are read
+
+
+def _components_seen(state, used: dict) -> list:
+    """Make the field ``component`` of ``used`` a list (a copy), and return per component the seats
+    that see it now (see :func:`_seen_by`)."""
+    items = used["component"]
+    if isinstance(items, list):
+        items = list(items)
+        if None in items:
+            raise RulesRuntimeError("log(): the component is none")
+    else:
+        items = [items]
+    used["component"] = items
+    game = state.game
+    if state.over:
+        return [_seen_by(state, c) for c in items]
+    known, loc, zones, zone_mask, top_mask = state.known, state.loc, state.zones, game.zone_mask, game.top_mask
+    seen = []
+    for c in items:  # _seen_by in line for the zones whose seers do not depend on the state
+        zone = loc[c]
+        fixed = zone_mask[zone]
+        if fixed is None:
+            seen.append(_seen_by(state, c))
+            continue
+        top = top_mask[zone]
+        seen.append(known[c] | fixed | (top if top and zones[zone][-1] == c else 0))
+    return seen
+
+
+def _check_seat(state, to) -> None:
+    if not 0 <= to < state.game.num_players:
+        raise RulesRuntimeError("log(): 'to' is no seat")
 
 
 _CHECKED: dict = {}  # message -> the names of its fields, checked (a ruleset's own few texts)

@@ -268,6 +268,10 @@ def _marks(game, s, marks) -> None:
             if initial is not None and value is not None and type(value) is not type(initial):
                 raise SavedStateError(f"field marks.{name}[{c}]: {type(initial).__name__} expected")
             check_plain(value, f"marks.{name}[{c}]")
+            bounds = game.mark_ranges.get(name) if type(value) is int else None
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                raise SavedStateError(f"field marks.{name}[{c}]: {value} is a value the rules never give this "
+                                      f"mark (it stays within {bounds[0]}..{bounds[1]})")
         s.marks[name] = values
 
 

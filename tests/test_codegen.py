@@ -17,6 +17,7 @@ from conftest import RULESETS, player_counts
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
 from interpreter.game import Game, find_base
+from interpreter.saved_state import SavedStateError
 
 GAMES = int(os.environ.get("RULEBOOK_DIFFERENTIAL", "12"))
 
@@ -535,3 +536,70 @@ def test_a_side_of_the_range_the_operands_cannot_cross_is_not_checked(tmp_path):
         assert ends[0] == ends[1], seed
         failed += ends[0][1] is not None
     assert failed > 10
+
+
+MARK_RANGES = """\
+game:
+  name: Ranges of marks
+  players: 2
+components:
+  card:
+    name: "card {value}"
+    attributes: {value: int}
+    marks: {raised: 0, lowered: 5, set: 1, unknown: 0}
+    table:
+      - {value: 1, count: 2, in: pile}
+      - {value: 3, count: 2, in: pile}
+zones:
+  pile: {visibility: all}
+vars:
+  turns: {type: int, initial: 0}
+flow:
+  - while: turns < 6
+    do:
+      - turns += 1
+      - choose:
+          prompt: "Look"
+          options:
+            look:
+              text: "look at {card}"
+              params: {card: "[c for c in pile if c.value - c.raised < 5 and c.value - c.unknown < 5]"}
+              effects: []
+      - choose:
+          prompt: "Change"
+          options:
+            change:
+              text: "change {card} by {by}"
+              params: {card: "list(pile)", by: "range(1, 3)"}
+              effects:
+                - card.raised += by
+                - card.lowered -= by
+                - card.set = 7
+                - let step = by - 2
+                - card.unknown += step
+            reset:
+              text: "reset {card}"
+              params: {card: "list(pile)"}
+              effects: [card.raised = 0]
+"""
+
+
+def test_a_mark_is_known_to_stay_within_what_its_rules_give_it(tmp_path):
+    """A mark starts at its initial values; ``=`` widens its range by the value's, ``+=`` of a
+    parameter from ``range(1, …)`` only raises it, ``-=`` only lowers it, ``+=`` of a local of no
+    known range moves it anywhere (interpreter/codegen_ranges.py: mark_ranges).  ``c.value -
+    c.raised`` (1..3 less a mark never below 0) is then checked on neither side, ``c.value -
+    c.unknown`` still above; the games are the closures' games."""
+    from interpreter.limits import INT_MAX, INT_MIN
+    path = tmp_path / "marks.yaml"
+    path.write_text(MARK_RANGES, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    assert generated.mark_ranges == {"raised": (0, INT_MAX), "lowered": (INT_MIN, 5), "set": (1, 7),
+                                     "unknown": (INT_MIN, INT_MAX)}
+    assert {INT_MIN, INT_MAX} & set(_enumerator(generated, "Look").__code__.co_consts) == {INT_MAX}
+    for seed in range(20):
+        _same_game(generated, reference, seed, check_texts=True)
+    state = generated.new_initial_state(1).to_dict()
+    state["marks"]["raised"][0] = -1
+    with pytest.raises(SavedStateError, match=r"marks.raised\[0\]: -1 is a value the rules never give"):
+        generated.state_from_json(state)
