@@ -29,16 +29,16 @@ def test_no_seat_is_told_what_it_may_not_see(path, monkeypatch):
     shown = {seat: set() for seat in range(game.num_players)}
     shown[None] = set()  # a spectator is told what every seat saw
 
-    def recording(state, *entry):  # every message, from log() and end_game(), is recorded here
+    def recording(state, *entry):  # every message naming components is recorded here
         for c in range(game.num_components):
             seen_by = [seat for seat in range(game.num_players) if component_visible(state, c, seat)]
             for seat in seen_by:
                 shown[seat].add(c)
             if len(seen_by) == game.num_players:
                 shown[None].add(c)
-        record(state, *entry)
-    record = narration._record
-    monkeypatch.setattr(narration, "_record", recording)
+        return record(state, *entry)
+    record = narration._components_seen
+    monkeypatch.setattr(narration, "_components_seen", recording)
     seats = list(range(game.num_players)) + [None]
     told = 0
     for seed in range(3):
