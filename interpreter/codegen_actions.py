@@ -20,7 +20,7 @@ from dsl.types import ZONE
 from dsl.unparse import unparse
 
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
-from .actions import Action, frozen
+from .actions import Action, frozen, new_batch
 from .codegen_expressions import names_local
 from .codegen_indexes import indexed_loop
 from .codegen_invariants import Invariants
@@ -43,9 +43,10 @@ def _not(test):
 
 def enumerator(gen, ir_options, compiled, stages_of):
     """``stages_of(option)`` splits an option's ``require`` into the parts to test before any
-    parameter is bound and after each.  Returns a generated ``f(s, e, out, batch)`` appending every legal action of a decision to
-    ``out``; None where the generator cannot handle a domain or condition."""
-    namespace_action = (gen.value(object.__new__), gen.value(Action))  # see _append
+    parameter is bound and after each.  Returns a generated ``f(s, e, out)`` appending every legal
+    action of a decision to ``out`` and returning their batch, made with the first action (None where
+    nothing is offered); None where the generator cannot handle a domain or condition."""
+    namespace_action = (gen.value(object.__new__), gen.value(Action), gen.value(new_batch))  # see _append
     frozen_name = gen.value(frozen)
     body = []
     cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
@@ -60,15 +61,16 @@ def enumerator(gen, ir_options, compiled, stages_of):
         return None
     finally:
         gen.invariant = None
-    body[:0] = invariant.resetting(0) + [_assign(name, _const(None)) for name in invariant.indexes.values()]
+    body[:0] = invariant.resetting(0) + [_assign(name, _const(None)) for name in invariant.indexes.values()] + [
+        _assign("batch", _const(None))]
     if gen.fallbacks == fallbacks:  # parameters are read from Python locals only
         _drop(body, {id(write) for write in gen.env_writes})
         copy = []
     else:  # on a copy of the locals, as the closures of legal_actions_at do
         copy = [_assign("e", _call(_load("dict"), [E]))]
     body = copy + gen.end(outer, body)
-    body.append(N.Return(value=_const(None)))
-    return gen.function(["s", "e", "out", "batch"], body)
+    body.append(N.Return(value=_load("batch")))
+    return gen.function(["s", "e", "out"], body)
 
 
 def _drop(statements, writes) -> None:
@@ -115,8 +117,11 @@ def _stage_test(gen, parts, cached, remember=False):
 
 def _append(action_class, opt, values) -> list:
     """The statements appending an Action of ``opt`` with ``values`` to ``out``: the object made
-    without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper)."""
-    made = [N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
+    without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper); the
+    batch is made with the first action."""
+    made = [_if(N.Compare(left=_load("batch"), ops=[N.Is()], comparators=[_const(None)]),
+                [_assign("batch", _call(action_class[2], [_load("s")]))]),
+            N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
     for field, value in (("option", opt), ("values", N.Tuple(elts=values, ctx=N.Load())),
                          ("batch", _load("batch")), ("_text", _const(None))):
         made.append(N.Assign(targets=[N.Attribute(value=_load("_action"), attr=field, ctx=N.Store())], value=value))
