@@ -30,11 +30,11 @@ def mixed(z: int) -> int:
 
 @functools.lru_cache(maxsize=64)
 def _lanes(count: int):
-    """For ``count`` lanes: a 1 in each lane, ``k + 1`` in lane ``k``, the low 64 bits of each lane,
-    and the reader of the lanes' bytes."""
+    """For ``count`` lanes: a 1 in each lane, ``(k + 1) * GOLDEN_GAMMA`` in lane ``k`` (a lane of 128
+    bits holds it), the low 64 bits of each lane, and the reader of the lanes' low halves."""
     ones = sum(1 << (_LANE * k) for k in range(count))
-    steps = sum((k + 1) << (_LANE * k) for k in range(count))
-    return ones, steps, ones * MASK64, struct.Struct(f"<{2 * count}Q")
+    steps = sum(((k + 1) * GOLDEN_GAMMA) << (_LANE * k) for k in range(count))
+    return ones, steps, ones * MASK64, struct.Struct("<" + "Q8x" * count)
 
 
 def outputs(z: int, count: int) -> tuple:
@@ -42,10 +42,10 @@ def outputs(z: int, count: int) -> tuple:
     if count <= 0:
         return (), z
     ones, steps, low, reader = _lanes(count)
-    x = (z * ones + GOLDEN_GAMMA * steps) & low
+    x = (z * ones + steps) & low
     x = (x ^ (x >> 30)) & low
     x = (x * _MIX1) & low
     x = (x ^ (x >> 27)) & low
     x = (x * _MIX2) & low
     x = (x ^ (x >> 31)) & low
-    return reader.unpack(x.to_bytes(16 * count, "little"))[::2], (z + count * GOLDEN_GAMMA) & MASK64
+    return reader.unpack(x.to_bytes(16 * count, "little")), (z + count * GOLDEN_GAMMA) & MASK64
