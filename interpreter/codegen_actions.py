@@ -120,7 +120,7 @@ def _append(action_class, opt, values) -> list:
     without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper); the
     batch is made with the first action."""
     made = [_if(N.Compare(left=_load("batch"), ops=[N.Is()], comparators=[_const(None)]),
-                [_assign("batch", _call(action_class[2], [_load("s")]))]),
+                [_assign("batch", _call(action_class[2], [_load("s"), _load("out")]))]),
             N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
     for field, value in (("option", opt), ("values", N.Tuple(elts=values, ctx=N.Load())),
                          ("batch", _load("batch")), ("_text", _const(None))):

@@ -74,7 +74,11 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 frame[1] = pc
                 spec = ins[1]  # stop here: who decides, and the legal actions
                 player = spec.player(s, env)
-                actions = legal_actions_at(s, env, spec, player)
+                if spec.enumerate is not None and not spec.with_context:  # generated, nothing to add
+                    actions = []
+                    spec.enumerate(s, env, actions)
+                else:
+                    actions = legal_actions_at(s, env, spec, player)
                 if actions:
                     s.decider = player
                     s.legal_cache = actions
