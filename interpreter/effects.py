@@ -29,7 +29,7 @@ def _where(at) -> bool:
         "Move a component, every component of a list, or all of a zone's contents (top first) to a "
         "zone, onto its top or under its bottom.")
 def move(state, items, to, at="top"):
-    bottom = _where(at)
+    bottom = False if at == "top" else _where(at)
     if isinstance(items, list):
         for c in list(items):
             state.move_component(c, to, bottom)
@@ -50,7 +50,7 @@ def place(state, item, cell):
 @effect("move_all", [Param("source", "zone"), Param("to", "zone"), Param("at", "str", "top")], None,
         "Move everything in one zone to another, top card first.")
 def move_all(state, source, to, at="top"):
-    bottom = _where(at)
+    bottom = False if at == "top" else _where(at)
     if state.chance is not None and chance.move_pile(state, source, to, bottom):
         return  # explicit chance: an undetermined pile moved as it is
     cards = state.zones[source]
@@ -63,7 +63,7 @@ def move_all(state, source, to, at="top"):
         "Move up to `count` components one by one from the top of `source` to `to`. Stops early "
         "when the source is empty (after its triggers had their chance to refill it).")
 def draw(state, source, to, count=1, at="top"):
-    bottom = _where(at)
+    bottom = False if at == "top" else _where(at)
     cards = state.zones[source]
     if count > MAX_ITEMS:
         raise RulesRuntimeError(f"draw(): a count of {count} is more than {MAX_ITEMS:,} components",

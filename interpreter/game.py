@@ -304,6 +304,9 @@ class Game:
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
         self.zone_holds = self._zone_conditions(compiler)
+        # per zone, whether a move into it checks more than the common case (State._enter)
+        self.zone_checked = [host is not None or holds is not None or self.has_grids
+                             for host, holds in zip(self.zone_host, self.zone_holds)]
         compiler.finish()
 
     def _zone_conditions(self, compiler) -> list:

@@ -94,15 +94,8 @@ class State:
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
         game = self.game
         src = self.loc[c]
-        if game.zone_host[dest] is not None:
-            self._check_not_inside_itself(c, dest)
-        holds = game.zone_holds[dest]
-        if holds is not None and not holds[c]:
-            raise RulesRuntimeError(f"{game.names[c]} cannot go into zone '{game.zone_names[dest]}': "
-                                    "it does not meet the zone's 'holds' condition",
-                                    hint="offer only components the zone holds")
-        if game.has_grids:
-            self._leave_cell(c, src, dest, cell)
+        if game.zone_checked[dest]:  # a hosted zone, a 'holds' condition, or a game with grids
+            self._enter(c, src, dest, cell)
         cards = self.zones[src]
         masks = game.zone_mask
         on_top = bool(cards) and (cards[-1] == c if type(cards) is list else cards.top_is(c))
@@ -140,6 +133,20 @@ class State:
         triggers = game.zone_triggers
         if triggers[src] is not None or triggers[dest] is not None:
             self._fire_move(c, src, dest, triggers)
+
+    def _enter(self, c, src, dest, cell) -> None:
+        """What a move into ``dest`` checks first where the zone is hosted or has a 'holds'
+        condition, and what it does on a grid (see ``Game.zone_checked``)."""
+        game = self.game
+        if game.zone_host[dest] is not None:
+            self._check_not_inside_itself(c, dest)
+        holds = game.zone_holds[dest]
+        if holds is not None and not holds[c]:
+            raise RulesRuntimeError(f"{game.names[c]} cannot go into zone '{game.zone_names[dest]}': "
+                                    "it does not meet the zone's 'holds' condition",
+                                    hint="offer only components the zone holds")
+        if game.has_grids:
+            self._leave_cell(c, src, dest, cell)
 
     def _check_not_inside_itself(self, c, dest) -> None:
         game = self.game
