@@ -355,6 +355,8 @@ class StatementCompiler:
                              for literal, node in stmt.prompt_parts)
         spec = ChoiceSpec(self.expr(stmt.player), stmt.prompt, options, stmt.if_none, stmt.position,
                           prompt_parts)
+        if isinstance(stmt.player, ast.Name) and self.symbols.get(stmt.player) == ("var", stmt.player.id):
+            spec.player_var = stmt.player.id  # the usual 'active': the VM reads it without a call
         if self.codegen is not None:
             spec.enumerate = enumerator(self.codegen, stmt.options, options, self.stages)
         code.append((CHOOSE, spec, stmt.position))

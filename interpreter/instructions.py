@@ -42,7 +42,7 @@ class OptionSpec:
 
 class ChoiceSpec:
     __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate",
-                 "with_context")
+                 "with_context", "player_var")
 
     def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
         self.player = player
@@ -54,6 +54,7 @@ class ChoiceSpec:
         self.prompt_parts = prompt_parts  # (literal, compiled field or None, the field's type name)
         self.enumerate = None  # generated enumeration of the legal actions (interpreter.codegen_actions)
         self.with_context = tuple(option for option in options if option.context)  # texts with other fields
+        self.player_var = None  # the variable naming who decides, where that is all 'player' reads
 
 
 class Proc:

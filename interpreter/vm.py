@@ -73,7 +73,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
                 frame[1] = pc
                 spec = ins[1]  # stop here: who decides, and the legal actions
-                player = spec.player(s, env)
+                player = s.vars[spec.player_var] if spec.player_var is not None else spec.player(s, env)
                 if spec.enumerate is not None and not spec.with_context:  # generated, nothing to add
                     actions = []
                     spec.enumerate(s, env, actions)
