@@ -11,13 +11,15 @@ from .views import field_text
 
 
 class Action:
+    """One legal action.  Its text (``_text``) is set when the batch names it: unset until then,
+    so that making an action stores no more than it must."""
+
     __slots__ = ("option", "values", "batch", "_text")
 
     def __init__(self, option, values, batch):
         self.option = option
         self.values = values
         self.batch = batch
-        self._text = None
 
     @property
     def name(self) -> str:
@@ -33,9 +35,11 @@ class Action:
         return [v for v, is_c in zip(self.values, self.option.component_params) if is_c and v is not None]
 
     def __str__(self) -> str:
-        if self._text is None:
+        try:
+            return self._text
+        except AttributeError:  # not named yet
             self.batch.name(self)
-        return self._text
+            return self._text
 
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
@@ -57,7 +61,7 @@ class ActionBatch:
     which drops the list (keeping the options and values naming needs, unless every action is named
     already): then a list no one holds any more is freed at once, with its actions."""
 
-    __slots__ = ("game", "actions", "cells", "context", "kept", "texts")
+    __slots__ = ("game", "actions", "cells", "context", "kept", "texts", "named")
 
     def name(self, action) -> None:
         """Give ``action`` its text (and its siblings theirs, while the batch holds them)."""
@@ -65,6 +69,7 @@ class ActionBatch:
         if actions is not None:
             for sibling, text in zip(actions, self._texts([(a.option, a.values) for a in actions])):
                 sibling._text = text
+            self.named = True
             return
         texts = self.texts  # released: by (id of option, id of values), made once for the batch
         if texts is None:
@@ -76,7 +81,7 @@ class ActionBatch:
     def release(self) -> None:
         """Let go of the list of actions (see the class's text)."""
         actions = self.actions
-        if actions and actions[-1]._text is None:
+        if actions and not self.named:
             self.kept = [(action.option, action.values) for action in actions]  # they keep the ids alive
             self.texts = None
         self.actions = None
@@ -167,6 +172,7 @@ def new_batch(s, actions: list) -> ActionBatch:
     batch = _new(ActionBatch)  # made without a call of its class: cheaper
     batch.game = game
     batch.actions = actions
+    batch.named = False
     batch.cells = s.cell_of[:] if game.has_grids else None
     batch.context = {}
     return batch

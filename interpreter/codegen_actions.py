@@ -117,13 +117,13 @@ def _stage_test(gen, parts, cached, remember=False):
 
 def _append(action_class, opt, values) -> list:
     """The statements appending an Action of ``opt`` with ``values`` to ``out``: the object made
-    without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper); the
-    batch is made with the first action."""
+    without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper; its
+    text is left unset until it is named); the batch is made with the first action."""
     made = [_if(N.Compare(left=_load("batch"), ops=[N.Is()], comparators=[_const(None)]),
                 [_assign("batch", _call(action_class[2], [_load("s"), _load("out")]))]),
             N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
     for field, value in (("option", opt), ("values", N.Tuple(elts=values, ctx=N.Load())),
-                         ("batch", _load("batch")), ("_text", _const(None))):
+                         ("batch", _load("batch"))):
         made.append(N.Assign(targets=[N.Attribute(value=_load("_action"), attr=field, ctx=N.Store())], value=value))
     return made + [N.Expr(value=_call(_attr_load("out", "append"), [_load("_action")]))]
 
