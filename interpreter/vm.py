@@ -48,9 +48,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
     pc, code and locals are kept in Python locals; the pc goes back into the frame where someone
     may read it: at a decision, a call, a return and an error."""
     game = s.game
-    procs = game.procs
     codes = game.codes
-    openings = game.openings
     steps = 0
     if not stack:
         return True
@@ -64,7 +62,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
         steps += 1
         if steps > MAX_STEPS:
             frame[1] = pc
-            raise _runaway(procs, stack)
+            raise _runaway(game.procs, stack)
         try:
             if op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
                 pc = ins[1](s, env)
@@ -111,7 +109,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
                                             ins[-1], "a procedure calls itself without end")
                 callee = ins[1]
                 local = {} if ins[2] is None else ins[2](s, env)
-                spec = openings[callee]
+                spec = game.openings[callee]
                 if spec is None or ins[3] is not None or not allow_choose:
                     env = local
                     frame = [callee, 0, env]
