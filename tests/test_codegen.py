@@ -442,15 +442,16 @@ def test_an_error_in_a_part_of_a_domain_is_located_at_its_decision(tmp_path):
     assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
 
 
-RANGES = """\
+# two values of cards, two of each, in a pile; a loop of six rounds (the decisions of each test follow)
+_PILE_OF_CARDS = """\
 game:
-  name: Ranges of whole numbers
+  name: NAME
   players: 2
 components:
   card:
     name: "card {value}"
     attributes: {value: int}
-    marks: {m: 0}
+    marks: MARKS
     table:
       - {value: 1, count: 2, in: pile}
       - {value: 3, count: 2, in: pile}
@@ -462,6 +463,9 @@ flow:
   - while: turns < 6
     do:
       - turns += 1
+"""
+
+RANGES = _PILE_OF_CARDS.replace("NAME", "Ranges of whole numbers").replace("MARKS", "{m: 0}") + """\
       - choose:
           prompt: "Neither"
           options:
@@ -538,26 +542,8 @@ def test_a_side_of_the_range_the_operands_cannot_cross_is_not_checked(tmp_path):
     assert failed > 10
 
 
-MARK_RANGES = """\
-game:
-  name: Ranges of marks
-  players: 2
-components:
-  card:
-    name: "card {value}"
-    attributes: {value: int}
-    marks: {raised: 0, lowered: 5, set: 1, unknown: 0}
-    table:
-      - {value: 1, count: 2, in: pile}
-      - {value: 3, count: 2, in: pile}
-zones:
-  pile: {visibility: all}
-vars:
-  turns: {type: int, initial: 0}
-flow:
-  - while: turns < 6
-    do:
-      - turns += 1
+MARK_RANGES = _PILE_OF_CARDS.replace("NAME", "Ranges of marks").replace(
+    "MARKS", "{raised: 0, lowered: 5, set: 1, unknown: 0}") + """\
       - choose:
           prompt: "Look"
           options:
