@@ -39,24 +39,15 @@ def mute(state) -> None:
 
 
 def add(state, message: str, values: dict, to=None) -> None:
-    """Log ``message`` with its field values (None: unused) for everyone, or for seat ``to``."""
-    narrative = state.narrative
-    if type(narrative) is tuple:  # muted
+    """Log ``message`` with its field values (None: unused) for everyone, or for seat ``to``: what
+    the teller of that message does (made once for a ruleset's own short texts)."""
+    if type(state.narrative) is tuple:  # muted
         return
-    names = _CHECKED.get(message)
-    if names is None:
-        names = _fields(message)
-        if len(message) <= 400:  # a ruleset's own texts: few and short
-            if len(_CHECKED) >= 512:
-                _CHECKED.clear()
-            _CHECKED[message] = names
-    used = {}
-    for name in names:
-        value = values.get(name)
-        if value is None:
-            _missing(name)
-        used[name] = value
-    _record(state, narrative, message, used, to)
+    tell = _teller_of(message)
+    if tell is None:
+        _fields(message)  # a faulty message: its error
+    tell(state, values.get("player"), values.get("component"), values.get("number"), values.get("other"),
+         values.get("count"), to)
 
 
 def teller(message: str):
@@ -83,8 +74,8 @@ def teller(message: str):
         to = values[5]
         entry = {"move": state.moves, "to": to, "text": message, "values": used,
                  "seen": _components_seen(state, used) if names_components else []}
-        if to is not None:
-            _check_seat(state, to)
+        if to is not None and not 0 <= to < state.game.num_players:
+            raise RulesRuntimeError("log(): 'to' is no seat")
         narrative.append(entry)
         if to is None:
             state.note_entries.append(entry)  # its text is rendered when the notes are read
@@ -97,17 +88,6 @@ _LOG_ARGUMENTS = ("player", "component", "number", "other", "count")  # log()'s,
 def _missing(name: str):
     raise RulesRuntimeError(f"log(): the message uses '{{{name}}}' but no {name}= is given",
                             hint=f"add {name}=… to the call")
-
-
-def _record(state, narrative: list, message: str, used: dict, to) -> None:
-    """Add the entry of ``message`` with the values of its fields (``used``)."""
-    seen = _components_seen(state, used) if used.get("component") is not None else []
-    if to is not None:
-        _check_seat(state, to)
-    entry = {"move": state.moves, "to": to, "text": message, "values": used, "seen": seen}
-    narrative.append(entry)
-    if to is None:
-        state.note_entries.append(entry)  # its text is rendered when the notes are read
 
 
 def _components_seen(state, used: dict) -> list:
@@ -137,14 +117,6 @@ def _components_seen(state, used: dict) -> list:
     return seen
 
 
-def _check_seat(state, to) -> None:
-    if not 0 <= to < state.game.num_players:
-        raise RulesRuntimeError("log(): 'to' is no seat")
-
-
-_CHECKED: dict = {}  # message -> the names of its fields, checked (a ruleset's own few texts)
-
-
 def _kept_when_short(function):
     """``function`` of a message, its result kept for short messages (a ruleset's own texts)."""
     kept = functools.lru_cache(maxsize=512)(function)
@@ -167,6 +139,9 @@ def _fields(message: str) -> tuple:
             raise RulesRuntimeError(f"log(): the field '{{{name}}}' takes no format", hint="write {" + name + "}")
         names.append(name)
     return tuple(names)
+
+
+_teller_of = _kept_when_short(teller)  # add()'s tellers, by message
 
 
 @_kept_when_short
