@@ -46,7 +46,7 @@ def int_range(compiler, game, node, depth=0, known=None):
             return min(table), max(table)
         return None
     if isinstance(node, ast.Attr) and kind == "mark":
-        return getattr(game, "mark_ranges", {}).get(name, WHOLE)
+        return game.mark_ranges.get(name, WHOLE)
     if (isinstance(node, ast.Attr) and kind == "pvar") or (isinstance(node, ast.Name) and kind == "var"):
         return WHOLE
     if isinstance(node, ast.BinOp):
