@@ -296,6 +296,10 @@ class Game:
                     per_zone[zone] = ([], [], [])
                 per_zone[zone][events.index(trigger.event)].append((proc, when))
         self.zone_triggers = per_zone
+        # per zone, whether a move out of it (into it; out of it, leaving it empty) sets off a trigger
+        self.fires_leaving = [bool(z and z[1]) for z in per_zone]
+        self.fires_entering = [bool(z and z[0]) for z in per_zone]
+        self.fires_emptied = [bool(z and z[2]) for z in per_zone]
         self.procs = compiler.procs
         self.codes = [proc.code for proc in self.procs]
         self.openings = vm.opening_decisions(self.codes)

@@ -130,9 +130,8 @@ class State:
             for other in (cards if type(cards) is list else raw(cards)):  # in any order: fix none
                 known[other] &= keep
             blind_to[src] |= blind
-        triggers = game.zone_triggers
-        if triggers[src] is not None or triggers[dest] is not None:
-            self._fire_move(c, src, dest, triggers)
+        if game.fires_leaving[src] or game.fires_entering[dest] or (game.fires_emptied[src] and not cards):
+            self._fire_move(c, src, dest, game.zone_triggers)
 
     def _enter(self, c, src, dest, cell) -> None:
         """What a move into ``dest`` checks first where the zone is hosted or has a 'holds'
@@ -297,13 +296,17 @@ class State:
             env.update(zip(names, action.values))
         frame[1] = option.start
         self.decider = None
-        if REFCOUNTED:  # this decision's list of actions may now be freed at once (see ActionBatch)
+        if REFCOUNTED:  # this decision's list of actions may now be freed at once (ActionBatch.release)
             self.legal_cache[0].batch.release()
         self.legal_cache = None
         self.note_entries = []
         self.moves += 1
-        try:
-            vm.run(self)
+        try:  # vm.run in line
+            if vm.execute(self, self.stack, True):
+                self.finish()
+        except vm.GameOver:
+            self.stack.clear()
+            self.finish()
         except RulebookError as exc:
             self.failure = exc
             raise
