@@ -13,7 +13,10 @@ a part is computed once per binding of the parameters it reads, at its first use
 language is Ellipsis.
 
 Computing it at its first use (not before the loops) keeps every error where it was: a part that
-was never computed is still never computed.  A part is kept only if all it reads is known: the
+was never computed is still never computed.  A part that cannot fail is computed where the
+parameters it reads are bound instead, into a local: a read of a component's entry in a table
+(``card.family``), and a sum of such entries of whole numbers, of marks holding whole numbers and of
+constants (``card.rank - card.reduction - 1``, see ``Invariants._sure_number``).  A part is kept only if all it reads is known: the
 parameters (Python locals), the state's tables read once at the function's start, values handed
 to the generated code, and locals it binds itself; never the variable of a comprehension around
 it, a kept test of a conditional, or the count of iterations of a nest of comprehensions.
@@ -97,7 +100,7 @@ class Invariants:
         """The read of a local keeping ``made`` (computed at its first use per binding of what it
         reads), or ``made`` itself where that saves nothing.  A read that cannot fail (see
         ``_read_of_component``) is computed where what it reads is bound, into a local."""
-        eager = self._read_of_component(gen, made)
+        eager = self._read_of_component(gen, made) or (_cost(made) >= 2 and self._sure_number(gen, made))
         if _cost(made) < 3 and not eager:
             return made
         key = (depth, _canonical(py.dump(made)))
@@ -106,7 +109,7 @@ class Invariants:
             name = self.kept[key] = gen.fresh("m")
             self.kept_depth[name] = depth
             self.resets.setdefault(depth, []).append((name, made if eager else None))
-            if eager:
+            if eager and isinstance(made, py.Subscript):
                 self.eager[name] = made
         if eager:
             return _load(name)
@@ -124,6 +127,26 @@ class Invariants:
         per component (an attribute, a name), ``p`` a parameter that always holds a component (see
         ``components``).  Such a read cannot fail: it is made once where ``p`` is bound."""
         return component_table(gen, made) is not None and made.slice.id in self.components
+
+    def _sure_number(self, gen, node) -> bool:
+        """Whether ``node`` adds and subtracts whole numbers that are constants or entries, for a
+        parameter that always holds a component (see ``components``), of a table of a whole-number
+        attribute or of a mark holding whole numbers (``rank_now(card) - 1``, ``_k5[_p] - _h3[_p] - 1``;
+        its checks, where it needs any, are no such nodes): it cannot fail, and is computed where the
+        parameter is bound."""
+        if isinstance(node, py.Constant):
+            return type(node.value) is int
+        if isinstance(node, py.BinOp):
+            return isinstance(node.op, (py.Add, py.Sub)) and self._sure_number(gen, node.left) \
+                and self._sure_number(gen, node.right)
+        if not (isinstance(node, py.Subscript) and isinstance(node.slice, py.Name)
+                and node.slice.id in self.components and isinstance(node.value, py.Name)):
+            return False
+        table = component_table(gen, node)
+        if table is not None:
+            return all(type(value) is int for value in table)
+        read = next((key for key, (local, _) in gen.hoisted.items() if local == node.value.id), None)
+        return read is not None and read[0] == "marks" and read[1] in gen.game.mark_ranges
 
     def _bound_at(self, made):
         """The depth at which everything ``made`` reads is bound, or None if it reads something

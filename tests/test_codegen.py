@@ -589,3 +589,43 @@ def test_a_mark_is_known_to_stay_within_what_its_rules_give_it(tmp_path):
     state["marks"]["raised"][0] = -1
     with pytest.raises(SavedStateError, match=r"marks.raised\[0\]: -1 is a value the rules never give"):
         generated.state_from_json(state)
+
+
+SURE_NUMBERS = _PILE_OF_CARDS.replace("NAME", "Numbers computed once").replace("MARKS", "{raised: 0}") + """\
+      - choose:
+          prompt: "Sure"
+          options:
+            pair:
+              text: "pair {card} with {other}"
+              params:
+                card: "[c for c in pile if c.value >= 1]"
+                other: "[d for d in pile if d != card and d.value == card.value - card.raised + 2]"
+              effects: [card.raised += 1]
+            pass: {effects: []}
+      - choose:
+          prompt: "Variable"
+          options:
+            pair:
+              text: "match {card} with {other}"
+              params:
+                card: "[c for c in pile if c.value >= 1]"
+                other: "[d for d in pile if d != card and d.value == card.value - turns + 3]"
+              effects: []
+            pass: {effects: []}
+"""
+
+
+def test_sums_of_a_parameters_numbers_are_computed_once_where_it_is_bound(tmp_path):
+    """``card.value - card.raised + 2`` (a whole-number attribute, a mark holding whole numbers, a
+    constant: it cannot fail) is computed once per card where the card is bound, into a local, not
+    for every ``d``; ``card.value - turns + 3`` reads a variable and is checked against ±2^63, so it
+    is computed at its first use (``...`` marks it not computed yet).  The games are the closures'."""
+    path = tmp_path / "sure.yaml"
+    path.write_text(SURE_NUMBERS, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    for seed in range(20):
+        _same_game(generated, reference, seed, check_texts=True)
+    for prompt, at_first_use in (("Sure", False), ("Variable", True)):
+        code = _enumerator(generated, prompt).__code__
+        assert len([name for name in code.co_varnames if name.startswith("_m")]) == 1
+        assert (... in code.co_consts) == at_first_use
