@@ -355,6 +355,9 @@ class ExpressionGen(ComprehensionGen):
             return _sub(self.state_table("cells"), args[0])
         if len(args) == 1 and name == "size":
             return _call(_load("len"), args)
+        if len(args) == 2 and name in ("next_player", "previous_player"):  # (player ± steps) % players
+            step = N.BinOp(left=args[0], op=N.Add() if name == "next_player" else N.Sub(), right=args[1])
+            return N.BinOp(left=step, op=N.Mod(), right=_const(self.game.num_players))
         if len(args) == 1 and name == "empty":
             return N.UnaryOp(op=N.Not(), operand=args[0])
         if len(args) == 1 and name == "top" and not self.in_iterable:  # _z[-1] if (_z := zones[_o := zone]) else error
