@@ -4,6 +4,7 @@ ruleset."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -103,6 +104,20 @@ def test_a_bad_message_is_a_runtime_error(tmp_path):
     state = game.new_initial_state(1)
     with pytest.raises(RulebookError, match="no field of log"):
         state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+
+
+@pytest.mark.parametrize("call, error", [
+    ('log("{player} drew {component}", player=active)', "uses '{component}' but no component= is given"),
+    ('log("{count} and {player}", other=active)', "uses '{count}' but no count= is given"),
+    ('log("{component} drew", component=[top(active.hand), none])', "the component is none")])
+def test_a_message_missing_a_value_is_a_runtime_error(tmp_path, call, error):
+    """A field the message uses with no value (the first such field, in the message's order) and
+    a component that is none are errors of the statement."""
+    game = _minimal(tmp_path, DRAW, DRAW + f"                - '{call}'\n")
+    state = game.new_initial_state(1)
+    with pytest.raises(RulebookError, match=re.escape(error)) as info:
+        state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))
+    assert info.value.position is not None and info.value.position.line > 1
 
 
 def test_end_game_reason_and_what_the_end_reveals(tmp_path):
