@@ -75,8 +75,12 @@ class State:
         cards = self.zones[zone]
         keep = self.game.visible_mask(self, zone)
         known = self.known
-        for c in cards:
-            known[c] &= keep
+        if keep:
+            for c in cards:
+                known[c] &= keep
+        else:  # a face-down pile: no one knows where any of them is now
+            for c in cards:
+                known[c] = 0
         self.blind_to[zone] |= self.game.all_seats & ~keep
         if self.chance is not None:  # explicit chance, a grid: the top first, one outcome each
             for i in range(len(cards) - 1, 0, -1):
@@ -98,7 +102,7 @@ class State:
             self._enter(c, src, dest, cell)
         cards = self.zones[src]
         masks = game.zone_mask
-        on_top = bool(cards) and (cards[-1] == c if type(cards) is list else cards.top_is(c))
+        on_top = cards[-1] == c if type(cards) is list else cards.top_is(c)  # c lies there: it is not empty
         seen = masks[src]
         if seen is None:
             seen = game.visible_mask(self, src)
