@@ -359,6 +359,7 @@ class StatementCompiler:
             spec.player_var = stmt.player.id  # the usual 'active': the VM reads it without a call
         if self.codegen is not None:
             spec.enumerate = enumerator(self.codegen, stmt.options, options, self.stages)
+        spec.finish()
         code.append((CHOOSE, spec, stmt.position))
         exits = []
         for option, compiled in zip(stmt.options, options):

@@ -42,7 +42,7 @@ class OptionSpec:
 
 class ChoiceSpec:
     __slots__ = ("player", "prompt", "options", "if_none", "end", "position", "prompt_parts", "enumerate",
-                 "with_context", "player_var")
+                 "with_context", "player_var", "direct", "skips")
 
     def __init__(self, player, prompt, options, if_none, position, prompt_parts=()):
         self.player = player
@@ -55,6 +55,15 @@ class ChoiceSpec:
         self.enumerate = None  # generated enumeration of the legal actions (interpreter.codegen_actions)
         self.with_context = tuple(option for option in options if option.context)  # texts with other fields
         self.player_var = None  # the variable naming who decides, where that is all 'player' reads
+        self.direct = None  # ``enumerate`` where the VM calls it alone (see ``finish``)
+        self.skips = if_none == "skip"
+
+    def finish(self) -> None:
+        """Once ``enumerate`` and ``player_var`` are set: ``direct``, the generated enumerator where
+        who decides is a variable (read only when someone can decide) and no option's text has
+        other fields (nothing to add to what it makes)."""
+        if self.enumerate is not None and self.player_var is not None and not self.with_context:
+            self.direct = self.enumerate
 
 
 class Proc:

@@ -70,19 +70,24 @@ def execute(s, stack, allow_choose: bool) -> bool:
                 if not allow_choose:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
                 frame[1] = pc
-                spec = ins[1]  # stop here: who decides, and the legal actions
-                player = s.vars[spec.player_var] if spec.player_var is not None else spec.player(s, env)
-                if spec.enumerate is not None and not spec.with_context:  # generated, nothing to add
+                spec = ins[1]  # stop here: the legal actions, and who decides
+                direct = spec.direct
+                if direct is not None:  # generated; who decides is a variable, read if someone can
                     actions = []
-                    spec.enumerate(s, env, actions)
+                    direct(s, env, actions)
+                    if actions:
+                        s.decider = s.vars[spec.player_var]
+                        s.legal_cache = actions
+                        return False
                 else:
+                    player = s.vars[spec.player_var] if spec.player_var is not None else spec.player(s, env)
                     actions = legal_actions_at(s, env, spec, player)
-                if actions:
-                    s.decider = player
-                    s.legal_cache = actions
-                    return False
-                if spec.if_none != "skip":
-                    raise _no_option(s, spec, player)
+                    if actions:
+                        s.decider = player
+                        s.legal_cache = actions
+                        return False
+                if not spec.skips:
+                    raise _no_option(s, spec, env)
                 pc = frame[1] = spec.end  # no one could choose: past the decision
             elif op == JUMPF:
                 pc = pc + 1 if ins[1](s, env) else ins[2]
@@ -125,8 +130,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
                     s.decider = player
                     s.legal_cache = actions
                     return False
-                if spec.if_none != "skip":
-                    raise _no_option(s, spec, player)
+                if not spec.skips:
+                    raise _no_option(s, spec, local)
                 steps += 2  # the decision and the return, as if the callee had run them
                 pc += 1
             elif op == EXEC:
@@ -192,7 +197,8 @@ def _store_returned(s, caller, done, call) -> None:
         del env[RETURNED]
 
 
-def _no_option(s, spec, player) -> RulesRuntimeError:
+def _no_option(s, spec, env) -> RulesRuntimeError:
+    player = s.vars[spec.player_var] if spec.player_var is not None else spec.player(s, env)
     name = s.game.player_names[player] if isinstance(player, int) else player
     return RulesRuntimeError(f"{name} must decide here but has no legal option", spec.position,
                              "add an option that is always possible (such as a pass), or 'if_none: skip'")
