@@ -174,11 +174,14 @@ def opening_decisions(codes) -> list:
 
 def straight_bodies(codes) -> list:
     """Per procedure, the one instruction that is its whole body before a return (a generated block
-    or a statement), or None.  A trigger with such a body runs as one call, without the VM's loop."""
+    or a statement), or None.  A trigger with such a body runs as one call, without the VM's loop.
+    A block that takes jumps (``BRANCHN``, no loop inside) followed by nothing but the return can
+    only go on to that return."""
     found = []
     for code in codes:
         first = code[0] if code else None
-        after = None if first is None else first[3] if first[0] == EXECN else 1 if first[0] == EXEC else None
+        after = None if first is None else first[3] if first[0] == EXECN else 1 if first[0] == EXEC else \
+            1 if first[0] == BRANCHN and len(code) == 2 else None
         found.append(first if after is not None and code[after][0] == RET else None)
     return found
 
@@ -216,26 +219,39 @@ def run(s) -> None:
 
 def fire(s, triggers, bindings) -> None:
     """Run triggers at once, inside the current effect.  ``bindings`` (a new dict, given away)
-    becomes the locals of a lone trigger; several get a copy each."""
+    becomes the locals of a lone trigger; several get a copy each.  A condition reads, never
+    writes, the locals; a lone trigger's is tested first (the usual case: nothing to run)."""
+    if len(triggers) == 1 and s.trigger_depth < MAX_TRIGGER_DEPTH:
+        proc, when = triggers[0]
+        if when is not None and not when(s, bindings):
+            return
+        s.trigger_depth += 1
+        try:
+            _run_trigger(s, proc, bindings)
+        finally:
+            s.trigger_depth -= 1
+        return
     if s.trigger_depth >= MAX_TRIGGER_DEPTH:
         raise RulesRuntimeError(f"{s.game.procs[triggers[0][0]].name} set off more than "
                                 f"{MAX_TRIGGER_DEPTH} triggers in a row", s.game.procs[triggers[0][0]].position,
                                 "a trigger moves components that set it off again; add a 'when' condition")
     s.trigger_depth += 1
-    straight = s.game.straight
     try:
         for proc, when in triggers:
-            if when is None or when(s, bindings):  # a condition reads, never writes, the locals
-                env = bindings if len(triggers) == 1 else dict(bindings)  # each trigger its own locals
-                body = straight[proc]
-                if body is None:
-                    execute(s, [[proc, 0, env]], False)
-                    continue
-                try:
-                    body[1](s, env)  # a block's loops check their own rounds against the budget
-                except GameOver:
-                    raise
-                except Exception as exc:
-                    raise _fault(exc, body) from None
+            if when is None or when(s, bindings):
+                _run_trigger(s, proc, dict(bindings))  # each trigger its own locals
     finally:
         s.trigger_depth -= 1
+
+
+def _run_trigger(s, proc, env) -> None:
+    body = s.game.straight[proc]
+    if body is None:
+        execute(s, [[proc, 0, env]], False)
+        return
+    try:
+        body[1](s, env)  # a block's loops check their own rounds against the budget
+    except GameOver:
+        raise
+    except Exception as exc:
+        raise _fault(exc, body) from None
