@@ -135,16 +135,18 @@ def _components_seen(state, used: dict) -> list:
     that see it now (see :func:`_seen_by`)."""
     items = used["component"]
     if isinstance(items, list):
-        items = list(items)
         if None in items:
             raise RulesRuntimeError("log(): the component is none")
+        items = used["component"] = items[:]
     else:
-        items = [items]
-    used["component"] = items
-    game = state.game
+        items = used["component"] = [items]
     if state.over:
         return [_seen_by(state, c) for c in items]
-    known, loc, zones, zone_mask, top_mask = state.known, state.loc, state.zones, game.zone_mask, game.top_mask
+    game = state.game
+    known = state.known
+    loc = state.loc
+    zone_mask = game.zone_mask
+    top_mask = game.top_mask
     seen = []
     for c in items:  # _seen_by in line for the zones whose seers do not depend on the state
         zone = loc[c]
@@ -153,7 +155,7 @@ def _components_seen(state, used: dict) -> list:
             seen.append(_seen_by(state, c))
             continue
         top = top_mask[zone]
-        seen.append(known[c] | fixed | (top if top and zones[zone][-1] == c else 0))
+        seen.append(known[c] | fixed | (top if top and state.zones[zone][-1] == c else 0))
     return seen
 
 
