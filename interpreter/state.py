@@ -114,13 +114,13 @@ class State:
         target = self.zones[dest]
         if bottom:
             target.insert(0, c)
+            seen |= game.top_mask[dest] if target[-1] == c else 0
         else:
             target.append(c)
+            seen |= game.top_mask[dest]
         self.loc[c] = dest
         seen_there = masks[dest]
-        if seen_there is None:
-            seen_there = game.visible_mask(self, dest)
-        seen |= seen_there | (game.top_mask[dest] if target[-1] == c else 0)
+        seen |= seen_there if seen_there is not None else game.visible_mask(self, dest)
         # who knows where things are now: the seats that saw c at either end track it; the others
         # cannot tell which component left, so they lose track of what stays behind (unless they
         # knew the place of nothing there: see blind_to)
