@@ -233,7 +233,8 @@ class ExpressionGen(ComprehensionGen):
                                   comparators=[self.expr(node.right)])
             right = self.read_only_list(node.right)
             return _folded(N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[right]))
-        return _folded(N.Compare(left=left, ops=[_CMPOPS[node.op]()], comparators=[self.expr(node.right)]))
+        return _folded(_difference_compared(N.Compare(left=left, ops=[_CMPOPS[node.op]()],
+                                                      comparators=[self.expr(node.right)])))
 
     def _x_boolop(self, node):
         """``and``/``or`` chains; a leading constant is folded (``true and x`` is ``x``, ``false and
@@ -468,6 +469,26 @@ def _folded(compare):
     if op in (py.Eq, py.NotEq) and any(isinstance(side, py.Constant) and side.value is None
                                        for side in (left, right)):
         compare.ops = [N.Is() if op is py.Eq else N.IsNot()]
+    return compare
+
+
+_SHIFTED = {(py.GtE, 1): py.Gt, (py.Lt, 1): py.LtE, (py.Gt, -1): py.GtE, (py.LtE, -1): py.Lt}
+
+
+def _difference_compared(compare):
+    """``a - b`` compared with 0 as ``a`` compared with ``b`` (``rank - reduction == 0`` is ``rank ==
+    reduction``; ``>= 1`` is ``>``, ``< 1`` is ``<=``, ``> -1`` is ``>=``, ``<= -1`` is ``<``): the same
+    truth for whole numbers, one subtraction less.  Only a subtraction generated bare, which is one of
+    whole numbers that cannot leave ±2^63 (a checked one is a conditional or a call)."""
+    left, right, op = compare.left, compare.comparators[0], type(compare.ops[0])
+    if not (isinstance(left, py.BinOp) and isinstance(left.op, py.Sub) and isinstance(right, py.Constant)
+            and type(right.value) is int):
+        return compare
+    if right.value == 0 and op in (py.Eq, py.NotEq, py.Lt, py.LtE, py.Gt, py.GtE):
+        return N.Compare(left=left.left, ops=[op()], comparators=[left.right])
+    shifted = _SHIFTED.get((op, right.value))
+    if shifted is not None:
+        return N.Compare(left=left.left, ops=[shifted()], comparators=[left.right])
     return compare
 
 

@@ -629,3 +629,39 @@ def test_sums_of_a_parameters_numbers_are_computed_once_where_it_is_bound(tmp_pa
         code = _enumerator(generated, prompt).__code__
         assert len([name for name in code.co_varnames if name.startswith("_m")]) == 1
         assert (... in code.co_consts) == at_first_use
+
+
+DIFFERENCES = _PILE_OF_CARDS.replace("NAME", "Differences compared").replace("MARKS", "{raised: 0}") + """\
+      - choose:
+          prompt: "Bare"
+          options:
+            raise:
+              text: "raise {card}"
+              params: {card: "[c for c in pile if c.value - c.raised >= 1]"}
+              effects: [card.raised += 1]
+            pass: {effects: []}
+      - choose:
+          prompt: "Checked"
+          options:
+            look:
+              text: "look at {card}"
+              params: {card: "[c for c in pile if c.value - turns >= 1]"}
+              effects: []
+            pass: {effects: []}
+"""
+
+
+def test_a_difference_compared_with_zero_or_one_is_a_comparison_of_its_operands(tmp_path):
+    """``c.value - c.raised >= 1`` (a subtraction that cannot leave ±2^63) is generated as
+    ``value > raised``: no subtraction left; ``c.value - turns``
+    (a variable of no known range: the subtraction is checked) keeps it.  The closures' games."""
+    import dis
+    path = tmp_path / "differences.yaml"
+    path.write_text(DIFFERENCES, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    for seed in range(20):
+        _same_game(generated, reference, seed, check_texts=True)
+    subtracts = {prompt: any(i.opname == "BINARY_OP" and i.argrepr in ("-", "-=")
+                             for i in dis.get_instructions(_enumerator(generated, prompt)))
+                 for prompt in ("Bare", "Checked")}
+    assert subtracts == {"Bare": False, "Checked": True}
