@@ -284,9 +284,9 @@ class State:
     def apply_action(self, action) -> None:
         """Take an action (an Action or its text).  An illegal one raises IllegalActionError and
         leaves the state as it was.  In explicit chance mode a chance outcome is applied the same way."""
-        legal = self.legal_cache  # an action of this very decision (the usual case) is legal at once
-        if not (legal is not None and type(action) is Action and self.failure is None and self.chance is None
-                and type(action.batch) is ActionBatch and action.batch.actions is legal):
+        legal = self.legal_cache  # an action of this very decision (the usual case) is legal at once; a
+        batch = action.batch if type(action) is Action else None  # state with legal actions is not broken
+        if not (legal is not None and type(batch) is ActionBatch and batch.actions is legal and self.chance is None):
             action = self._legal(action)
             if action is None:  # a chance outcome, applied
                 return

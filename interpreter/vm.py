@@ -69,13 +69,13 @@ def execute(s, stack, allow_choose: bool) -> bool:
             elif op == CHOOSE:
                 if not allow_choose:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
-                frame[1] = pc
-                spec = ins[1]  # stop here: the legal actions, and who decides
+                spec = ins[1]  # stop here if someone can decide: the legal actions, and who decides
                 direct = spec.direct
                 if direct is not None:  # generated; who decides is a variable, read if someone can
                     actions = []
                     direct(s, env, actions)
                     if actions:
+                        frame[1] = pc
                         s.decider = s.vars[spec.player_var]
                         s.legal_cache = actions
                         return False
@@ -83,12 +83,14 @@ def execute(s, stack, allow_choose: bool) -> bool:
                     player = s.vars[spec.player_var] if spec.player_var is not None else spec.player(s, env)
                     actions = legal_actions_at(s, env, spec, player)
                     if actions:
+                        frame[1] = pc
                         s.decider = player
                         s.legal_cache = actions
                         return False
                 if not spec.skips:
+                    frame[1] = pc
                     raise _no_option(s, spec, env)
-                pc = frame[1] = spec.end  # no one could choose: past the decision
+                pc = spec.end  # no one could choose: past the decision
             elif op == JUMPF:
                 pc = pc + 1 if ins[1](s, env) else ins[2]
             elif op == EXECN:  # a generated block of statements (returning the rounds of its loops)
