@@ -38,12 +38,7 @@ def grouped(items, table) -> dict:
     """The items by their entry in ``table``, each group in the order of ``items``."""
     groups: dict = {}
     for item in items:
-        key = table[item]
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [item]
-        else:
-            group.append(item)
+        groups.setdefault(table[item], []).append(item)
     return groups
 
 
