@@ -24,6 +24,7 @@ from dsl.registry import EFFECTS
 from .codegen_ast import (E, N, S, Scope, Unsupported, _attr, _call, _const, _load, _store, _stub_code, _sub,
                           _sub_store)
 from .codegen_expressions import ExpressionGen, argument_plan
+from .effects import move, nothing_to_move
 from .limits import (INT_MAX, INT_MIN, MAX_ITEMS, checked_int, checked_list, checked_value, int_out_of_range,
                      list_too_long)
 from dsl.types import INT
@@ -213,11 +214,28 @@ class CodeGen(ExpressionGen):
         if effect is None or effect.raw:
             raise Unsupported(call.func)
         args = self.arguments(effect, call)
+        if effect.impl is move and getattr(self.compiler.types.get(call.args[0]), "name", None) == "component" and \
+                isinstance(args[2], py.Constant) and args[2].value in ("top", "bottom"):
+            return self._move_one(args)
         if effect.specialized is not None and args and isinstance(args[0], py.Constant):
             special = effect.specialized(args[0].value)
             if special is not None:
                 return [N.Expr(value=_call(self.value(special), [S] + args[1:]))]
         return [N.Expr(value=_call(self.value(effect.impl), [S] + args))]
+
+    def _move_one(self, args) -> list:
+        """``move(c, zone)`` of one component, as ``move()`` does it, without the call::
+
+            _z = c; _d = zone
+            if _z is None: nothing_to_move()
+            s.move_component(_z, _d, bottom)
+        """
+        item, zone = self.fresh("z"), self.fresh("z")
+        missing = N.Compare(left=_load(item), ops=[N.Is()], comparators=[_const(None)])
+        return [N.Assign(targets=[_store(item)], value=args[0]), N.Assign(targets=[_store(zone)], value=args[1]),
+                N.If(test=missing, body=[N.Expr(value=_call(self.value(nothing_to_move), []))], orelse=[]),
+                N.Expr(value=_call(_attr(S, "move_component"),
+                                   [_load(item), _load(zone), _const(args[2].value == "bottom")]))]
 
     def assignment(self, node) -> list:
         """``=``, ``+=``, ``-=``, ``*=``, evaluated in the closure compiler's order: the target's

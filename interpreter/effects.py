@@ -35,8 +35,12 @@ def move(state, items, to, at="top"):
             state.move_component(c, to, bottom)
     else:
         if items is None:
-            raise RulesRuntimeError("move(): there is nothing to move (the value is none)")
+            nothing_to_move()
         state.move_component(items, to, bottom)
+
+
+def nothing_to_move():
+    raise RulesRuntimeError("move(): there is nothing to move (the value is none)")
 
 
 @effect("place", [Param("item", "component"), Param("cell", "cell")], None,

@@ -665,3 +665,46 @@ def test_a_difference_compared_with_zero_or_one_is_a_comparison_of_its_operands(
                              for i in dis.get_instructions(_enumerator(generated, prompt)))
                  for prompt in ("Bare", "Checked")}
     assert subtracts == {"Bare": False, "Checked": True}
+
+
+MOVES = _PILE_OF_CARDS.replace("NAME", "Moves of one component").replace("MARKS", "{m: 0}").replace(
+    "  turns: {type: int, initial: 0}\n", "  turns: {type: int, initial: 0}\n  held: {type: component, initial: none}\n") + """\
+      - choose:
+          prompt: "Move"
+          options:
+            take:
+              text: "take {card}"
+              params: {card: "list(pile)"}
+              effects: [held = card, "move(held, pile, at=bottom)"]
+            drop:
+              effects: ["move(held, pile)"]
+"""
+
+
+def test_a_move_of_one_component_is_generated_without_a_call_and_fails_alike(tmp_path):
+    """``move(c, zone)`` of a value typed as one component calls ``State.move_component`` from the
+    generated code (no ``move()`` between); a component that is none fails as ``move()`` does, at
+    its statement.  The closures' games and error."""
+    from interpreter import RulebookError
+    path = tmp_path / "moves.yaml"
+    path.write_text(MOVES, encoding="utf-8")
+    generated, reference = _pair(path, 2)
+    line = MOVES.splitlines().index('              effects: ["move(held, pile)"]') + 1
+    ends = []
+    for game in (generated, reference):
+        outcomes = []
+        for seed in range(12):
+            state, rng = game.new_initial_state(seed), random.Random(seed)
+            try:
+                while not state.is_terminal():
+                    state.apply_action(rng.choice(state.legal_actions()))
+                outcomes.append(state.to_dict())
+            except RulebookError as error:
+                outcomes.append((error.position.line, error.message))
+        ends.append(outcomes)
+    assert ends[0] == ends[1]
+    failed = [o for o in ends[0] if isinstance(o, tuple)]
+    assert failed and all(o == (line, "move(): there is nothing to move (the value is none)") for o in failed)
+    assert len(failed) < len(ends[0])
+    functions = [ins[1] for proc in generated.procs for ins in proc.code if hasattr(ins[1], "__code__")]
+    assert any("move_component" in f.__code__.co_names for f in functions)
