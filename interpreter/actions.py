@@ -167,7 +167,8 @@ def legal_actions_at(s, env, spec, player) -> list:
 
 
 def new_batch(s, actions: list) -> ActionBatch:
-    """A new batch for the list ``actions`` of a decision in ``s``."""
+    """A new batch for the list ``actions`` of a decision in ``s`` (generated enumerators make it in
+    line: interpreter/codegen_actions.py, ``_batch_made``)."""
     game = s.game
     batch = _new(ActionBatch)  # made without a call of its class: cheaper
     batch.game = game

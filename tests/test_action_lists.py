@@ -53,3 +53,21 @@ def test_a_game_played_leaves_nothing_for_the_garbage_collector(path):
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
+def test_a_generated_enumerators_batch_is_the_one_new_batch_makes(path):
+    """Generated enumerators make a decision's ``ActionBatch`` in line; its fields are those
+    ``interpreter.actions.new_batch`` gives (the same game, list, cells and context, not named)."""
+    from interpreter.actions import ActionBatch, new_batch
+    game = load_game(path)
+    state, rng = game.new_initial_state(0), random.Random(0)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        made, expected = actions[0].batch, new_batch(state, actions)
+        assert [getattr(made, f) for f in ActionBatch.__slots__ if hasattr(expected, f)] == \
+            [getattr(expected, f) for f in ActionBatch.__slots__ if hasattr(expected, f)]
+        assert not any(hasattr(made, f) for f in ActionBatch.__slots__ if not hasattr(expected, f))
+        state.apply_action(rng.choice(actions))
