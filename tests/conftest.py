@@ -51,6 +51,25 @@ BROKEN = TESTS / "broken"
 CONFORMANCE = TESTS / "conformance"
 MINIMAL = BROKEN / "_minimal.yaml"
 CONTEXT = CONFORMANCE / "_context.yaml"
+
+# a small two-player game's components and zones: eight chips of values 0-2 in a pot, a pile kept
+# by each player (tests/test_vm_openings.py, tests/test_trigger_runs.py)
+CHIPS = """\
+components:
+  chip:
+    name: "chip {value}"
+    attributes: {value: int}
+    in: pot
+    table:
+      - {value: 0, count: 3}
+      - {value: 1, count: 3}
+      - {value: 2, count: 2}
+zones:
+  pot: {visibility: all}
+  kept: {per: player, visibility: all}
+vars:
+  turns: 0
+"""
 TEST_GAMES = [MINIMAL, CONTEXT]
 
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from conftest import CHIPS
 from dsl.errors import RulebookError
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
@@ -16,20 +17,7 @@ OPENINGS = """\
 game:
   name: Openings
   players: 2
-components:
-  chip:
-    name: "chip {value}"
-    attributes: {value: int}
-    in: pot
-    table:
-      - {value: 0, count: 3}
-      - {value: 1, count: 3}
-      - {value: 2, count: 2}
-zones:
-  pot: {visibility: all}
-  kept: {per: player, visibility: all}
-vars:
-  turns: 0
+""" + CHIPS + """\
 flow:
   - while: true
     do:
