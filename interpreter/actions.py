@@ -167,8 +167,7 @@ def legal_actions_at(s, env, spec, player) -> list:
 
 
 def new_batch(s, actions: list) -> ActionBatch:
-    """A new batch for the list ``actions`` of a decision in ``s`` (generated enumerators make it in
-    line: interpreter/codegen_actions.py, ``_batch_made``)."""
+    """A new batch for the list ``actions`` of a decision in ``s``."""
     game = s.game
     batch = _new(ActionBatch)  # made without a call of its class: cheaper
     batch.game = game

@@ -20,7 +20,7 @@ from dsl.types import ZONE
 from dsl.unparse import unparse
 
 from .codegen_ast import E, N, Scope, Unsupported, _call, _const, _load, _store, _sub
-from .actions import Action, ActionBatch, frozen
+from .actions import Action, frozen, new_batch
 from .codegen_expressions import names_local
 from .codegen_indexes import indexed_loop
 from .codegen_invariants import Invariants
@@ -46,7 +46,7 @@ def enumerator(gen, ir_options, compiled, stages_of):
     parameter is bound and after each.  Returns a generated ``f(s, e, out)`` appending every legal
     action of a decision to ``out`` and returning their batch, made with the first action (None where
     nothing is offered); None where the generator cannot handle a domain or condition."""
-    namespace_action = (gen.value(object.__new__), gen.value(Action), lambda: _batch_made(gen))  # see _append
+    namespace_action = (gen.value(object.__new__), gen.value(Action), gen.value(new_batch))  # see _append
     frozen_name = gen.value(frozen)
     body = []
     cached: dict = {}  # unparsed first conjunct of an option's require -> the local holding it
@@ -118,25 +118,14 @@ def _stage_test(gen, parts, cached, remember=False):
 def _append(action_class, opt, values) -> list:
     """The statements appending an Action of ``opt`` with ``values`` to ``out``: the object made
     without calling its class, its fields stored in line (as ``Action.__init__`` does, cheaper; its
-    text is left unset until it is named); the batch is made in line with the first action."""
-    made = [_if(N.Compare(left=_load("batch"), ops=[N.Is()], comparators=[_const(None)]), action_class[2]()),
+    text is left unset until it is named); the batch is made with the first action."""
+    made = [_if(N.Compare(left=_load("batch"), ops=[N.Is()], comparators=[_const(None)]),
+                [_assign("batch", _call(action_class[2], [_load("s"), _load("out")]))]),
             N.Assign(targets=[_store("_action")], value=_call(action_class[0], [action_class[1]]))]
     for field, value in (("option", opt), ("values", N.Tuple(elts=values, ctx=N.Load())),
                          ("batch", _load("batch"))):
         made.append(N.Assign(targets=[N.Attribute(value=_load("_action"), attr=field, ctx=N.Store())], value=value))
     return made + [N.Expr(value=_call(_attr_load("out", "append"), [_load("_action")]))]
-
-
-def _batch_made(gen) -> list:
-    """The statements making the decision's ``ActionBatch`` for ``out`` in line, as
-    :func:`interpreter.actions.new_batch` makes it (its fields, without a call)."""
-    cells = _sub(_attr_load("s", "cell_of"), N.Slice(lower=None, upper=None, step=None)) if gen.game.has_grids \
-        else _const(None)
-    fields = {"game": _attr_load("s", "game"), "actions": _load("out"), "named": _const(False), "cells": cells,
-              "context": N.Dict(keys=[], values=[])}
-    return [_assign("batch", _call(gen.value(object.__new__), [gen.value(ActionBatch)]))] + [
-        N.Assign(targets=[N.Attribute(value=_load("batch"), attr=name, ctx=N.Store())], value=value)
-        for name, value in fields.items()]
 
 
 def _attr_load(name, attr):
