@@ -16,10 +16,12 @@ Computing it at its first use (not before the loops) keeps every error where it 
 was never computed is still never computed.  A part that cannot fail is computed where the
 parameters it reads are bound instead, into a local: a read of a component's entry in a table
 (``card.family``), and a sum of such entries of whole numbers, of marks holding whole numbers and of
-constants (``card.rank - card.reduction - 1``, see ``Invariants._sure_number``).  A part is kept only if all it reads is known: the
-parameters (Python locals), the state's tables read once at the function's start, values handed
-to the generated code, and locals it binds itself; never the variable of a comprehension around
-it, a kept test of a conditional, or the count of iterations of a nest of comprehensions.
+constants (``card.rank - card.reduction - 1``, see ``Invariants._sure_number``).
+
+A part is kept only if all it reads is known: the parameters (Python locals), the state's tables
+read once at the function's start, values handed to the generated code, and locals it binds
+itself; never the variable of a comprehension around it, a kept test of a conditional, or the
+count of iterations of a nest of comprehensions.
 """
 from __future__ import annotations
 
