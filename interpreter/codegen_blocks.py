@@ -9,6 +9,11 @@ and holds no loop becomes a ``BRANCHN`` instruction instead, whose function retu
 on at.  The other instructions stay where they are, so a jump or a resumption into the middle of a
 run still works, and the pcs a saved state holds keep their meaning.
 
+Two things spare the VM a dispatch where a ``BRANCHN`` block leaves: a jump forward goes on with a
+copy of the run it lands on (the end of an option, on to what follows the decision), and in the
+flow a decision the block reaches is asked in place, the block returning ``~pc`` when someone can
+decide (the VM then stops there, as at the decision itself).
+
 Errors name the rule as before: each statement of a block gets its own line number in the
 generated code, and ``where(ins, exc)`` reads the failing line from the traceback and gives that
 statement's position (a table from generated lines to rule positions).
@@ -23,6 +28,7 @@ from .codegen_ast import E, N, S, Unsupported, _call, _const, _load, _store, _su
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
 BRANCHN = 9  # (BRANCHN, function returning the pc to go on at, positions by generated line, pc after, position)
 BLOCKS = (EXECN, BRANCHN)
+_COPIES = 8  # at most so many runs copied into one block from where its jumps go
 WORK = "_work"  # a block's count of loop rounds; the block returns it (the VM counts it as steps)
 
 
@@ -38,15 +44,19 @@ class Sources:
         self.whiles: dict = {}  # pc of a while loop's test (JUMPF) -> its condition node
 
 
-def fuse(gen, code, sources, opcodes, max_steps) -> None:
+def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
     """Replace the first instruction of every run that can be generated as one block.  A ``for``
     loop whose body can be generated becomes a Python loop inside the block; its rounds count as
     steps of the VM (at most ``max_steps`` in one block, then the error of a runaway loop).
 
     A run without such a loop may also take the jumps that leave it (``break``, ``continue``, the
     test of a ``while``, the end of an option) and stop before a return: a ``BRANCHN`` block,
-    whose function returns the pc the VM goes on at (one step, as one instruction)."""
-    exec_op, jump, jumpf, ret = opcodes
+    whose function returns the pc the VM goes on at (one step, as one instruction).
+
+    In a procedure that ``decides`` (the flow: it never runs inside a trigger or the setup), a
+    ``BRANCHN`` block going on at a decision whose enumerator is generated asks it in place (see
+    ``_Builder.decision``)."""
+    exec_op, jump, jumpf, ret, choose = opcodes
     leaders = {0}
     for pc, ins in enumerate(code):
         if ins[0] in (jump, jumpf):
@@ -58,7 +68,7 @@ def fuse(gen, code, sources, opcodes, max_steps) -> None:
         if start >= len(code) or not (start in sources.statements or start in sources.ifs
                                       or start in sources.loops or start in sources.whiles):
             continue
-        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret))
+        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None)
         block = builder.block(start, len(code))
         if block is not None and builder.branched and builder.counts:  # loop rounds and jumps: not in one block
             builder = _Builder(gen, code, sources, max_steps)
@@ -69,7 +79,7 @@ def fuse(gen, code, sources, opcodes, max_steps) -> None:
         if builder.branched:
             if end - start > 1:
                 if not builder.left:
-                    body = body + [N.Return(value=_const(builder.target(end)))]
+                    body = body + builder.leave(builder.target(end))
                 blocks[start] = (BRANCHN, body, builder.positions, end)
         elif end - start > 1 or start in sources.ifs:
             if builder.counts:
@@ -83,8 +93,9 @@ class _Builder:
     """Builds the statements of one block; ``positions[line]`` is the rule position of the
     statement generated at that line."""
 
-    def __init__(self, gen, code, sources, max_steps, jumps=None):
+    def __init__(self, gen, code, sources, max_steps, jumps=None, choose=None):
         self.gen = gen
+        self.choose = choose  # the opcode of a decision, where they may be asked inside the block (``decision``)
         self.code = code
         self.sources = sources
         self.max_steps = max_steps
@@ -93,6 +104,7 @@ class _Builder:
         self.counts = False  # whether the block has a loop (and so counts its rounds)
         self.branched = False  # whether it takes a jump
         self.left = False  # whether its last statement returns
+        self.copied = 0  # runs copied into it from further on (see ``joined``)
 
     def next_line(self) -> None:
         """Make the nodes generated from now on carry the line of the next statement."""
@@ -155,13 +167,78 @@ class _Builder:
                 return []
             prelude, test = self.test(pc, self.sources.whiles[pc])
             leave = N.Return(value=_const(self.target(ins[2])))
-            node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=[leave], orelse=[])
-            node.lineno = node.end_lineno = leave.lineno = leave.end_lineno = test.lineno
-            node.col_offset = node.end_col_offset = leave.col_offset = leave.end_col_offset = 0
+            leave.lineno = leave.end_lineno = test.lineno
+            leave.col_offset = leave.end_col_offset = 0
+            node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=self.decision(ins[2]) or [leave], orelse=[])
+            node.lineno = node.end_lineno = test.lineno
+            node.col_offset = node.end_col_offset = 0
             return prelude + [node]
         self.left = True
+        if ins[0] == jump:
+            made = self.decision(ins[1]) or self.joined(pc, ins[1])
+            if made is not None:
+                return made
         self.next_line()
         return self.numbered([N.Return(value=_const(self.target(ins[1] if ins[0] == jump else pc)))], ins[-1])
+
+    def joined(self, pc, target):
+        """Where the jump at ``pc`` goes forward to a run that can be generated without a loop,
+        that run's statements (a copy: the run stays where it is for the other ways into it), so
+        the block goes on there rather than the VM; else None.  At most ``_COPIES`` runs are
+        copied into one block (each at most the procedure's length), every one from further on."""
+        target = self.target(target)
+        if target <= pc or target >= len(self.code) or self.copied >= _COPIES:
+            return None
+        before = self.left, self.branched, self.counts, self.copied
+        self.left = False
+        self.copied += 1
+        made = self.block(target, len(self.code))
+        if made is None or self.counts and not before[2]:  # a loop: the block would count rounds
+            self.left, self.branched, self.counts, self.copied = before
+            return None
+        body, end = made
+        if not self.left:
+            body = body + self.leave(self.target(end))
+        self.left = True
+        return body
+
+    def leave(self, pc) -> list:
+        """The statements going on at ``pc``: ``return PC`` (the VM goes on there), or the
+        decision there asked in place."""
+        return self.decision(pc) or [N.Return(value=_const(pc))]
+
+    def decision(self, pc):
+        """Where the jump to ``pc`` ends at a decision that can be asked in place (in a procedure
+        that ``decides``, the decision's enumerator generated, ``direct``): the statements asking
+        it, else None::
+
+            _a1 = []
+            ENUMERATE(s, e, _a1)
+            if _a1:                     # someone can decide: the VM stops at the decision
+                s.legal_cache = _a1
+                return ~PC
+            # no one can: past the decision, where that is forward (skip), else
+            return PC                   # the VM asks again (an error where it may not be skipped)
+
+        It saves the VM a step and a dispatch per decision.  The enumerator's errors name the
+        decision, as the VM's do."""
+        pc = self.target(pc)
+        ins = self.code[pc] if pc < len(self.code) else None
+        if self.choose is None or ins is None or ins[0] != self.choose or ins[1].direct is None:
+            return None
+        spec = ins[1]
+        actions = self.gen.fresh("a")
+        self.next_line()
+        stop = [N.Assign(targets=[N.Attribute(value=S, attr="legal_cache", ctx=N.Store())], value=_load(actions)),
+                N.Return(value=_const(~pc))]
+        asked = [N.Assign(targets=[_store(actions)], value=N.List(elts=[], ctx=N.Load())),
+                 N.Expr(value=_call(self.gen.value(spec.direct), [S, E, _load(actions)])),
+                 N.If(test=_load(actions), body=stop, orelse=[])]
+        self.numbered(asked, ins[-1])
+        after = self.target(spec.end)
+        if not spec.skips or after <= pc:
+            return asked + [N.Return(value=_const(pc if not spec.skips else after))]
+        return asked + self.leave(after)
 
     def target(self, pc) -> int:
         """Where a chain of jumps from ``pc`` ends (over the tests of ``while: true``)."""

@@ -82,15 +82,17 @@ class StatementCompiler:
     """The statement half of :class:`interpreter.compiler.Compiler` (mixed into it)."""
 
     # ---- statements ---------------------------------------------------------------------------
-    def procedure(self, name, params, body, position) -> int:
+    def procedure(self, name, params, body, position, decides=False) -> int:
+        """Compile a procedure; one that ``decides`` (the flow) never runs inside a trigger or the
+        setup, so its generated blocks may ask decisions (interpreter/codegen_blocks.py)."""
         index = len(self.procs)
         proc = Proc(name, params, position)
         self.procs.append(proc)
         self.proc_index[name] = index
-        self._body(proc, body)
+        self._body(proc, body, decides)
         return index
 
-    def _body(self, proc, body):
+    def _body(self, proc, body, decides=False):
         outer, self.proc = self.proc, proc
         scope = self.sites, self.bodies
         self.sites = []
@@ -99,7 +101,8 @@ class StatementCompiler:
             self.block(proc.code, body, [])
             proc.code.append((RET, proc.position))
             if self.codegen is not None:
-                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF, RET), MAX_STEPS)
+                fuse(self.codegen, proc.code, proc.sources, (EXEC, JUMP, JUMPF, RET, CHOOSE), MAX_STEPS,
+                     decides)
             _thread_jumps(proc.code, proc.sources.always)
         finally:
             self.proc = outer

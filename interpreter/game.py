@@ -285,7 +285,7 @@ class Game:
         compiler = Compiler(rs, self, codegen=self._codegen, inline=self._inline)
         mark_ranges(compiler, self)  # before any code is generated: its arithmetic checks read them
         self.setup_proc = compiler.procedure("setup", [], rs.setup, None)
-        self.flow_proc = compiler.procedure("flow", [], rs.flow, None)
+        self.flow_proc = compiler.procedure("flow", [], rs.flow, None, decides=True)
         per_zone = [None] * len(self.zone_names)
         events = ("enter", "leave", "empty")
         for trigger in rs.triggers:

@@ -66,6 +66,11 @@ def execute(s, stack, allow_choose: bool) -> bool:
         try:
             if op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
                 pc = ins[1](s, env)
+                if pc < 0:  # it stopped at the decision ~pc, its actions in s.legal_cache (codegen_blocks)
+                    pc = ~pc
+                    frame[1] = pc
+                    s.decider = s.vars[code[pc][1].player_var]
+                    return False
             elif op == CHOOSE:
                 if not allow_choose:
                     raise RulesRuntimeError("a trigger reached a decision", ins[-1])
