@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dsl.errors import RulesRuntimeError
 
-from .codegen_ast import E, N, S, Unsupported, _call, _const, _load, _store, _sub_store
+from .codegen_ast import E, N, S, Unsupported, _attr, _call, _const, _load, _store, _sub, _sub_store
 
 EXECN = 8  # (EXECN, function, positions by generated line, pc after the block, position)
 BRANCHN = 9  # (BRANCHN, function returning the pc to go on at, positions by generated line, pc after, position)
@@ -63,12 +63,12 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
             leaders.add(ins[1] if ins[0] == jump else ins[2])
         if ins[0] != exec_op:
             leaders.add(pc + 1)
-    blocks = {}
-    for start in sorted(leaders):
+    callers: set = set()  # the starts of BRANCHN blocks that call another (see _Builder.go_to)
+    for start in sorted(leaders):  # a block replaces its first instruction once made: those after read on
         if start >= len(code) or not (start in sources.statements or start in sources.ifs
                                       or start in sources.loops or start in sources.whiles):
             continue
-        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None)
+        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None, callers)
         block = builder.block(start, len(code))
         if block is not None and builder.branched and builder.counts:  # loop rounds and jumps: not in one block
             builder = _Builder(gen, code, sources, max_steps)
@@ -77,25 +77,36 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
             continue
         body, end = block
         if builder.branched:
-            if end - start > 1:
-                if not builder.left:
-                    body = body + builder.leave(builder.target(end))
-                blocks[start] = (BRANCHN, body, builder.positions, end)
+            if end - start <= 1:
+                continue
+            if not builder.left:
+                body = body + builder.leave(builder.target(end))
+            op = BRANCHN
+            if builder.calls:
+                callers.add(start)
         elif end - start > 1 or start in sources.ifs:
             if builder.counts:
                 body = [N.Assign(targets=[_store(WORK)], value=_const(0))] + body + [N.Return(value=_load(WORK))]
-            blocks[start] = (EXECN, body, builder.positions, end)
-    for start, (op, body, positions, end) in blocks.items():
-        code[start] = (op, gen.function(["s", "e"], body), positions, end, code[start][-1])
+            op = EXECN
+        else:
+            continue
+        code[start] = (op, gen.function(["s", "e"], body), builder.positions, end, code[start][-1])
+    for ins in code:  # an option whose effects begin with such a block runs it when taken (vm.resume)
+        if ins[0] == choose:
+            for option in ins[1].options:
+                first = code[option.start]
+                option.block = first if first[0] == BRANCHN else None
 
 
 class _Builder:
     """Builds the statements of one block; ``positions[line]`` is the rule position of the
     statement generated at that line."""
 
-    def __init__(self, gen, code, sources, max_steps, jumps=None, choose=None):
+    def __init__(self, gen, code, sources, max_steps, jumps=None, choose=None, callers=None):
         self.gen = gen
         self.choose = choose  # the opcode of a decision, where they may be asked inside the block (``decision``)
+        self.callers = callers  # the blocks made so far that call another (``go_to``), where it may call
+        self.calls = False  # whether it calls another block
         self.code = code
         self.sources = sources
         self.max_steps = max_steps
@@ -178,8 +189,19 @@ class _Builder:
             made = self.decision(ins[1]) or self.joined(pc, ins[1])
             if made is not None:
                 return made
+        return self.go_to(self.target(ins[1] if ins[0] == jump else pc), ins[-1])
+
+    def go_to(self, pc, position) -> list:
+        """``return PC``, numbered at ``position``; or, where the block at ``pc`` (made already:
+        further back, a loop's head mostly) takes jumps and calls no other block, ``return
+        BLOCK(s, e)``: the VM counts one step for both, and the call's line stands for the callee's
+        instruction (``where`` reads on in its lines)."""
+        callee = self.code[pc] if self.callers is not None and pc < len(self.code) else None
         self.next_line()
-        return self.numbered([N.Return(value=_const(self.target(ins[1] if ins[0] == jump else pc)))], ins[-1])
+        if callee is not None and callee[0] == BRANCHN and pc not in self.callers:
+            self.calls = True
+            return self.numbered([N.Return(value=_call(self.gen.value(callee[1]), [S, E]))], callee)
+        return self.numbered([N.Return(value=_const(pc))], position)
 
     def joined(self, pc, target):
         """Where the jump at ``pc`` goes forward to a run that can be generated without a loop,
@@ -203,9 +225,8 @@ class _Builder:
         return body
 
     def leave(self, pc) -> list:
-        """The statements going on at ``pc``: ``return PC`` (the VM goes on there), or the
-        decision there asked in place."""
-        return self.decision(pc) or [N.Return(value=_const(pc))]
+        """The statements going on at ``pc``: the decision there asked in place, or ``go_to``."""
+        return self.decision(pc) or self.go_to(pc, self.code[pc][-1] if pc < len(self.code) else None)
 
     def decision(self, pc):
         """Where the jump to ``pc`` ends at a decision that can be asked in place (in a procedure
@@ -216,6 +237,7 @@ class _Builder:
             ENUMERATE(s, e, _a1)
             if _a1:                     # someone can decide: the VM stops at the decision
                 s.legal_cache = _a1
+                s.decider = s.vars[PLAYER]
                 return ~PC
             # no one can: past the decision, where that is forward (skip), else
             return PC                   # the VM asks again (an error where it may not be skipped)
@@ -229,16 +251,18 @@ class _Builder:
         spec = ins[1]
         actions = self.gen.fresh("a")
         self.next_line()
+        decider = _sub(_attr(S, "vars"), _const(spec.player_var))
         stop = [N.Assign(targets=[N.Attribute(value=S, attr="legal_cache", ctx=N.Store())], value=_load(actions)),
+                N.Assign(targets=[N.Attribute(value=S, attr="decider", ctx=N.Store())], value=decider),
                 N.Return(value=_const(~pc))]
         asked = [N.Assign(targets=[_store(actions)], value=N.List(elts=[], ctx=N.Load())),
                  N.Expr(value=_call(self.gen.value(spec.direct), [S, E, _load(actions)])),
                  N.If(test=_load(actions), body=stop, orelse=[])]
         self.numbered(asked, ins[-1])
         after = self.target(spec.end)
-        if not spec.skips or after <= pc:
-            return asked + [N.Return(value=_const(pc if not spec.skips else after))]
-        return asked + self.leave(after)
+        if not spec.skips:
+            return asked + [N.Return(value=_const(pc))]
+        return asked + (self.leave(after) if after > pc else self.go_to(after, ins[-1]))
 
     def target(self, pc) -> int:
         """Where a chain of jumps from ``pc`` ends (over the tests of ``while: true``)."""
@@ -342,4 +366,5 @@ def where(ins, exc):
     positions = ins[2]
     if line is None or not 0 < line < len(positions):
         return ins[-1]
-    return positions[line]
+    found = positions[line]
+    return where(found, exc) if type(found) is tuple else found  # a call of another block: where it failed

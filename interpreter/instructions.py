@@ -19,7 +19,7 @@ class OptionSpec:
     """One option of a decision, compiled: its parameters' domains, its condition, its branch."""
 
     __slots__ = ("index", "name", "text", "param_names", "domains", "param_kinds", "component_params",
-                 "checks", "levels", "start", "position", "decline", "public", "context")
+                 "checks", "levels", "start", "block", "position", "decline", "public", "context")
 
     def __init__(self, index, name, text, param_names, domains, param_kinds, checks, position):
         self.index = index
@@ -34,6 +34,7 @@ class OptionSpec:
         self.levels = tuple((name, self.component_params[i], checks[i + 1], domains[i], i == last)
                             for i, name in enumerate(param_names))  # what binding parameter i needs
         self.start = None
+        self.block = None  # the generated block (BRANCHN) at start, run at once when the option is taken
         self.position = position
         self.decline = False
         self.public = False

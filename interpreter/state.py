@@ -298,7 +298,6 @@ class State:
             env[names[0]] = action.values[0]
         elif names:
             env.update(zip(names, action.values))
-        frame[1] = option.start
         self.decider = None
         if REFCOUNTED:  # this decision's list of actions may now be freed at once (ActionBatch.release)
             self.legal_cache[0].batch.release()
@@ -306,7 +305,7 @@ class State:
         self.note_entries = []
         self.moves += 1
         try:  # vm.run in line
-            if vm.execute(self, self.stack, True):
+            if vm.resume(self, frame, env, option):
                 self.finish()
         except vm.GameOver:
             self.stack.clear()

@@ -66,10 +66,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
         try:
             if op == BRANCHN:  # a generated block that takes jumps: it returns where to go on
                 pc = ins[1](s, env)
-                if pc < 0:  # it stopped at the decision ~pc, its actions in s.legal_cache (codegen_blocks)
-                    pc = ~pc
-                    frame[1] = pc
-                    s.decider = s.vars[code[pc][1].player_var]
+                if pc < 0:  # it stopped at the decision ~pc, its actions and who decides set (codegen_blocks)
+                    frame[1] = ~pc
                     return False
             elif op == CHOOSE:
                 if not allow_choose:
@@ -212,6 +210,27 @@ def _no_option(s, spec, env) -> RulesRuntimeError:
     name = s.game.player_names[player] if isinstance(player, int) else player
     return RulesRuntimeError(f"{name} must decide here but has no legal option", spec.position,
                              "add an option that is always possible (such as a pass), or 'if_none: skip'")
+
+
+def resume(s, frame, env, option) -> bool:
+    """Go on from the decision on top of the stack, ``option`` taken (its parameters in ``env``):
+    run ``execute`` from the option's start, where the option's effects begin with a generated
+    block that takes jumps (``option.block``) calling it first, here.  Most often it stops at the
+    next decision itself, without the VM's loop.  True when the stack has run to its end."""
+    frame[1] = option.start
+    block = option.block
+    if block is not None:
+        try:
+            pc = block[1](s, env)
+        except GameOver:
+            raise
+        except Exception as exc:  # as the VM reports a block's error
+            raise _fault(exc, block) from None
+        if pc < 0:  # at the next decision
+            frame[1] = ~pc
+            return False
+        frame[1] = pc
+    return execute(s, s.stack, True)
 
 
 def run(s) -> None:

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from conftest import CHIPS
-from dsl.errors import RulebookError
+from dsl.errors import Position, RulebookError
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
 from interpreter import vm
@@ -142,9 +142,33 @@ def test_a_block_goes_on_with_a_copy_of_the_run_it_jumps_forward_to(tmp_path):
     take = next(ins[1] for ins in flow if ins[0] == vm.CHOOSE and ins[1].prompt == "Take")
     option_block = flow[take.options[0].start]
     after = DECISIONS.splitlines().index("      - if: turns % 2 == 0") + 1
-    assert option_block[0] == vm.BRANCHN and after in {p.line for p in option_block[2] if p is not None}
+    assert option_block[0] == vm.BRANCHN and after in {p.line for p in option_block[2] if isinstance(p, Position)}
     text = DECISIONS.replace("FAILS", "1").replace("else: [active.points += 2]", "else: [active.points += 2 // (turns - 3)]")
     line = text.splitlines().index("        else: [active.points += 2 // (turns - 3)]") + 1
+    failures = []
+    for game in _pair(tmp_path, text):
+        state, rng = game.new_initial_state(0), random.Random(0)
+        with pytest.raises(RulebookError) as info:
+            while True:
+                state.apply_action(rng.choice(state.legal_actions()))
+        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
+
+
+def test_a_taken_option_runs_its_block_and_the_loop_s_head_without_the_vm(tmp_path, monkeypatch):
+    """Taking an option calls its block at once (vm.resume); the block goes back to the loop's head
+    by calling the head's block, which asks the next decision: the VM's loop never runs during
+    play.  A statement failing in the head's block, reached through that call, names its line."""
+    generated, _ = _pair(tmp_path, DECISIONS.replace("FAILS", "1"))
+    state, rng = generated.new_initial_state(4), random.Random(4)
+    runs, execute = [], vm.execute
+    monkeypatch.setattr(vm, "execute", lambda *args: runs.append(args) or execute(*args))
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.moves > 14 and len(runs) == 1  # only where the game ends: past the loop to the return
+    monkeypatch.undo()
+    text = DECISIONS.replace("FAILS", "1").replace("      - turns += 1\n", "      - turns += 1 + 0 // (6 - turns)\n")
+    line = text.splitlines().index("      - turns += 1 + 0 // (6 - turns)") + 1
     failures = []
     for game in _pair(tmp_path, text):
         state, rng = game.new_initial_state(0), random.Random(0)
