@@ -245,8 +245,15 @@ def _level(gen, option, spec, i, names, pvars, stages, action_class, opt, frozen
     loop.extend(inner)
     if fused is not None:  # for _v in SOURCE: if not CONDITION: continue; _p = ELEMENT; ...
         prelude, source, loop_var, condition = fused
+        if isinstance(domain, py.Name) and domain.id == loop_var:  # the items themselves: for _p in SOURCE
+            for node in py.walk(condition) if condition is not None else ():
+                if isinstance(node, py.Name) and node.id == loop_var:
+                    node.id = var
+            loop_var, bind = var, []
+        else:
+            bind = [_assign(var, domain)]
         head = [] if condition is None else [_if(_not(condition), [N.Continue()])]
-        loop[:0] = head + [_assign(var, domain)]
+        loop[:0] = head + bind
         made = [] if distinct else [_assign(tried, _const(None))]
         return prelude + made + [N.For(target=_store(loop_var), iter=source, body=loop, orelse=[])]
     if distinct:

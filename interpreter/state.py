@@ -290,6 +290,7 @@ class State:
             action = self._legal(action)
             if action is None:  # a chance outcome, applied
                 return
+            batch = self.legal_cache[0].batch  # this decision's (an equal action may come from a copy)
         option = action.option
         frame = self.stack[-1]
         env = frame[2]
@@ -300,7 +301,7 @@ class State:
             env.update(zip(names, action.values))
         self.decider = None
         if REFCOUNTED:  # this decision's list of actions may now be freed at once (ActionBatch.release)
-            self.legal_cache[0].batch.release()
+            batch.release()
         self.legal_cache = None
         self.note_entries = []
         self.moves += 1

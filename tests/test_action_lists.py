@@ -72,3 +72,17 @@ def test_a_generated_enumerators_batch_is_the_one_new_batch_makes(path):
             [getattr(expected, f) for f in ActionBatch.__slots__ if hasattr(expected, f)]
         assert not any(hasattr(made, f) for f in ActionBatch.__slots__ if not hasattr(expected, f))
         state.apply_action(rng.choice(actions))
+
+
+@pytest.mark.parametrize("path", RULESETS[:3], ids=lambda p: p.stem)
+def test_an_action_of_a_copys_list_leaves_the_copy_playing_alike(path):
+    """A state taking an action of its copy's list (a copy shares the list of the decision it was
+    made at) lets the list go; the copy still offers the same actions and takes them alike."""
+    game = load_game(path)
+    state = game.new_initial_state(5)
+    copy = state.clone()
+    state.apply_action(copy.legal_actions()[-1])
+    kept = copy.legal_actions()
+    assert [str(a) for a in kept] == [str(a) for a in game.state_from_json(copy.to_json()).legal_actions()]
+    copy.apply_action(kept[-1])
+    assert copy.to_dict() == state.to_dict()
