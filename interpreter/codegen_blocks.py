@@ -91,7 +91,7 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
         else:
             continue
         code[start] = (op, gen.function(["s", "e"], body), builder.positions, end, code[start][-1])
-    for ins in code:  # an option whose effects begin with such a block runs it when taken (vm.resume)
+    for ins in code:  # an option whose effects begin with such a block runs it when taken (State.apply_action)
         if ins[0] == choose:
             for option in ins[1].options:
                 first = code[option.start]

@@ -296,10 +296,6 @@ class Game:
                     per_zone[zone] = ([], [], [])
                 per_zone[zone][events.index(trigger.event)].append((proc, when))
         self.zone_triggers = per_zone
-        # per zone, whether a move out of it (into it; out of it, leaving it empty) sets off a trigger
-        self.fires_leaving = [bool(z and z[1]) for z in per_zone]
-        self.fires_entering = [bool(z and z[0]) for z in per_zone]
-        self.fires_emptied = [bool(z and z[2]) for z in per_zone]
         self.procs = compiler.procs
         self.codes = [proc.code for proc in self.procs]
         self.openings = vm.opening_decisions(self.codes)
@@ -308,9 +304,16 @@ class Game:
         self._tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
         self._evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
         self.zone_holds = self._zone_conditions(compiler)
-        # per zone, whether a move into it checks more than the common case (State._enter)
-        self.zone_checked = [host is not None or holds is not None or self.has_grids
-                             for host, holds in zip(self.zone_host, self.zone_holds)]
+        # per zone, what State.move_component reads of a move into it: whether the move checks more
+        # than the common case (State._enter), who sees its whole contents always (None: it depends
+        # on the state), who sees its top, whether a trigger fires on entering; and of a move out
+        # of it: who sees it always, its top, whether a trigger fires on leaving, on its emptying
+        checked = [host is not None or holds is not None or self.has_grids
+                   for host, holds in zip(self.zone_host, self.zone_holds)]
+        self.arrivals = [(checked[z], self.zone_mask[z], self.top_mask[z], bool(per_zone[z] and per_zone[z][0]))
+                         for z in range(len(self.zone_names))]
+        self.departures = [(self.zone_mask[z], self.top_mask[z], bool(per_zone[z] and per_zone[z][1]),
+                            bool(per_zone[z] and per_zone[z][2])) for z in range(len(self.zone_names))]
         compiler.finish()
 
     def _zone_conditions(self, compiler) -> list:

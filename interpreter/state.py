@@ -98,29 +98,28 @@ class State:
     def move_component(self, c: int, dest: int, bottom: bool = False, cell=None) -> None:
         game = self.game
         src = self.loc[c]
-        if game.zone_checked[dest]:  # a hosted zone, a 'holds' condition, or a game with grids
+        checked, there, top_there, entering = game.arrivals[dest]
+        if checked:  # a hosted zone, a 'holds' condition, or a game with grids
             self._enter(c, src, dest, cell)
-        cards = self.zones[src]
-        masks = game.zone_mask
-        on_top = cards[-1] == c if type(cards) is list else cards.top_is(c)  # c lies there: it is not empty
-        seen = masks[src]
+        seen, top_here, leaving, emptying = game.departures[src]
         if seen is None:
             seen = game.visible_mask(self, src)
-        if on_top:
-            seen |= game.top_mask[src]
+        cards = self.zones[src]
+        if cards[-1] == c if type(cards) is list else cards.top_is(c):  # c lies there: it is not empty
+            seen |= top_here
             cards.pop()
         else:
             cards.remove(c)
         target = self.zones[dest]
         if bottom:
             target.insert(0, c)
-            seen |= game.top_mask[dest] if target[-1] == c else 0
+            if target[-1] == c:
+                seen |= top_there
         else:
             target.append(c)
-            seen |= game.top_mask[dest]
+            seen |= top_there
         self.loc[c] = dest
-        seen_there = masks[dest]
-        seen |= seen_there if seen_there is not None else game.visible_mask(self, dest)
+        seen |= there if there is not None else game.visible_mask(self, dest)
         # who knows where things are now: the seats that saw c at either end track it; the others
         # cannot tell which component left, so they lose track of what stays behind (unless they
         # knew the place of nothing there: see blind_to)
@@ -134,7 +133,7 @@ class State:
             for other in (cards if type(cards) is list else raw(cards)):  # in any order: fix none
                 known[other] &= keep
             blind_to[src] |= blind
-        if game.fires_leaving[src] or game.fires_entering[dest] or (game.fires_emptied[src] and not cards):
+        if leaving or entering or (emptying and not cards):
             self._fire_move(c, src, dest, game.zone_triggers)
 
     def _enter(self, c, src, dest, cell) -> None:
@@ -305,8 +304,21 @@ class State:
         self.legal_cache = None
         self.note_entries = []
         self.moves += 1
-        try:  # vm.run in line
-            if vm.resume(self, frame, env, option):
+        frame[1] = option.start
+        block = option.block
+        try:  # vm.run in line, from the option's block (see OptionSpec.block) where its effects begin with one
+            if block is not None:
+                try:
+                    pc = block[1](self, env)
+                except vm.GameOver:
+                    raise
+                except Exception as exc:  # as the VM reports a block's error
+                    raise vm.fault(exc, block) from None
+                if pc < 0:  # it stopped at the next decision itself (interpreter/codegen_blocks.py)
+                    frame[1] = ~pc
+                    return
+                frame[1] = pc
+            if vm.execute(self, self.stack, True):
                 self.finish()
         except vm.GameOver:
             self.stack.clear()

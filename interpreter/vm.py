@@ -30,7 +30,7 @@ def _runaway(procs, stack) -> RulesRuntimeError:
         "a loop here never ends: check that its condition becomes false, or add a 'break'")
 
 
-def _fault(exc: Exception, ins) -> RulebookError:
+def fault(exc: Exception, ins) -> RulebookError:
     """The error of instruction ``ins`` failing with ``exc``, at the rule that failed."""
     return _located(exc, (where(ins, exc),) if ins[0] in BLOCKS else ins)
 
@@ -160,7 +160,7 @@ def execute(s, stack, allow_choose: bool) -> bool:
         except GameOver:
             raise
         except Exception as exc:  # a ruleset's expression failed: report it at its statement
-            raise _fault(exc, ins) from None
+            raise fault(exc, ins) from None
 
 
 def opening_decisions(codes) -> list:
@@ -212,27 +212,6 @@ def _no_option(s, spec, env) -> RulesRuntimeError:
                              "add an option that is always possible (such as a pass), or 'if_none: skip'")
 
 
-def resume(s, frame, env, option) -> bool:
-    """Go on from the decision on top of the stack, ``option`` taken (its parameters in ``env``):
-    run ``execute`` from the option's start, where the option's effects begin with a generated
-    block that takes jumps (``option.block``) calling it first, here.  Most often it stops at the
-    next decision itself, without the VM's loop.  True when the stack has run to its end."""
-    frame[1] = option.start
-    block = option.block
-    if block is not None:
-        try:
-            pc = block[1](s, env)
-        except GameOver:
-            raise
-        except Exception as exc:  # as the VM reports a block's error
-            raise _fault(exc, block) from None
-        if pc < 0:  # at the next decision
-            frame[1] = ~pc
-            return False
-        frame[1] = pc
-    return execute(s, s.stack, True)
-
-
 def run(s) -> None:
     """Advance the game until the next decision, or to its end."""
     try:
@@ -280,4 +259,4 @@ def _run_trigger(s, proc, env) -> None:
     except GameOver:
         raise
     except Exception as exc:
-        raise _fault(exc, body) from None
+        raise fault(exc, body) from None

@@ -156,7 +156,7 @@ def test_a_block_goes_on_with_a_copy_of_the_run_it_jumps_forward_to(tmp_path):
 
 
 def test_a_taken_option_runs_its_block_and_the_loop_s_head_without_the_vm(tmp_path, monkeypatch):
-    """Taking an option calls its block at once (vm.resume); the block goes back to the loop's head
+    """Taking an option calls its block at once (State.apply_action); the block goes back to the loop's head
     by calling the head's block, which asks the next decision: the VM's loop never runs during
     play.  A statement failing in the head's block, reached through that call, names its line."""
     generated, _ = _pair(tmp_path, DECISIONS.replace("FAILS", "1"))
