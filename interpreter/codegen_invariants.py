@@ -15,8 +15,9 @@ language is Ellipsis.
 Computing it at its first use (not before the loops) keeps every error where it was: a part that
 was never computed is still never computed.  A part that cannot fail is computed where the
 parameters it reads are bound instead, into a local: a read of a component's entry in a table
-(``card.family``), and a sum of such entries of whole numbers, of marks holding whole numbers and of
-constants (``card.rank - card.reduction - 1``, see ``Invariants._sure_number``).
+(``card.family``), a sum of such entries of whole numbers, of marks holding whole numbers and of
+constants (``card.rank - card.reduction - 1``, see ``Invariants._sure_number``), and whether a zone
+is empty (at the function's start, see ``_zone_truth``).
 
 A part is kept only if all it reads is known: the parameters (Python locals), the state's tables
 read once at the function's start, values handed to the generated code, and locals it binds
@@ -102,7 +103,8 @@ class Invariants:
         """The read of a local keeping ``made`` (computed at its first use per binding of what it
         reads), or ``made`` itself where that saves nothing.  A read that cannot fail (see
         ``_read_of_component``) is computed where what it reads is bound, into a local."""
-        eager = self._read_of_component(gen, made) or (_cost(made) >= 2 and self._sure_number(gen, made))
+        eager = self._read_of_component(gen, made) or (_cost(made) >= 2 and self._sure_number(gen, made)) \
+            or _zone_truth(gen, made)
         if _cost(made) < 3 and not eager:
             return made
         key = (depth, _canonical(py.dump(made)))
@@ -179,6 +181,21 @@ class Invariants:
             elif not name.startswith(GLOBAL):
                 return None
         return depth
+
+
+def _zone_truth(gen, node) -> bool:
+    """Whether ``node`` tests whether a zone of the state is empty (``not _h3[0]``, ``not not
+    _h3[0]``: ``empty(draw_pile)``, ``not empty(draw_pile)``, ``_h3`` the state's zones read at the
+    function's start): it cannot fail, and is computed where what it reads is known."""
+    if not (isinstance(node, py.UnaryOp) and isinstance(node.op, py.Not)):
+        return False
+    while isinstance(node, py.UnaryOp) and isinstance(node.op, py.Not):
+        node = node.operand
+    if not (isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and isinstance(node.slice, py.Constant)):
+        return False
+    read = next((key for key, (local, _) in gen.hoisted.items() if local == node.value.id), None)
+    zone = node.slice.value
+    return read == ("zones",) and type(zone) is int and 0 <= zone < len(gen.game.zone_names)
 
 
 def component_table(gen, read, var=None):
