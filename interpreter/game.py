@@ -306,14 +306,15 @@ class Game:
         self.zone_holds = self._zone_conditions(compiler)
         # per zone, what State.move_component reads of a move into it: whether the move checks more
         # than the common case (State._enter), who sees its whole contents always (None: it depends
-        # on the state), who sees its top, whether a trigger fires on entering; and of a move out
-        # of it: who sees it always, its top, whether a trigger fires on leaving, on its emptying
+        # on the state), who sees its top, the triggers entering it sets off (None: none); and of a
+        # move out of it: who sees it always, its top, the triggers of leaving it, of its emptying
         checked = [host is not None or holds is not None or self.has_grids
                    for host, holds in zip(self.zone_host, self.zone_holds)]
-        self.arrivals = [(checked[z], self.zone_mask[z], self.top_mask[z], bool(per_zone[z] and per_zone[z][0]))
+        fired = [[(z and z[event]) or None for z in per_zone] for event in range(3)]  # enter, leave, empty
+        self.arrivals = [(checked[z], self.zone_mask[z], self.top_mask[z], fired[0][z])
                          for z in range(len(self.zone_names))]
-        self.departures = [(self.zone_mask[z], self.top_mask[z], bool(per_zone[z] and per_zone[z][1]),
-                            bool(per_zone[z] and per_zone[z][2])) for z in range(len(self.zone_names))]
+        self.departures = [(self.zone_mask[z], self.top_mask[z], fired[1][z], fired[2][z])
+                           for z in range(len(self.zone_names))]
         compiler.finish()
 
     def _zone_conditions(self, compiler) -> list:

@@ -134,7 +134,7 @@ class State:
                 known[other] &= keep
             blind_to[src] |= blind
         if leaving or entering or (emptying and not cards):
-            self._fire_move(c, src, dest, game.zone_triggers)
+            self._fire_move(c, src, dest, leaving, entering, emptying)
 
     def _enter(self, c, src, dest, cell) -> None:
         """What a move into ``dest`` checks first where the zone is hosted or has a 'holds'
@@ -176,19 +176,20 @@ class State:
         if cell is not None:
             self.cells[cell] = c
 
-    def _fire_move(self, c, src, dest, triggers) -> None:
+    def _fire_move(self, c, src, dest, leaving, entering, emptying) -> None:
+        """Set off the triggers of a move of ``c`` (see ``Game.arrivals`` and ``Game.departures``);
+        those of the source's emptying only if it is still empty after the others."""
         game = self.game
         hosted, owners = game.zone_host, game.zone_owner
-        leaving, entering = triggers[src], triggers[dest]
-        if leaving is not None and leaving[1]:
+        if leaving:
             owner = owners[src] if hosted[src] is None else game.zone_owner_now(self, src)
-            vm.fire(self, leaving[1], {"component": c, "owner": owner})
-        if entering is not None and entering[0]:
+            vm.fire(self, leaving, {"component": c, "owner": owner})
+        if entering:
             owner = owners[dest] if hosted[dest] is None else game.zone_owner_now(self, dest)
-            vm.fire(self, entering[0], {"component": c, "owner": owner})
-        if leaving is not None and leaving[2] and not self.zones[src]:
+            vm.fire(self, entering, {"component": c, "owner": owner})
+        if emptying and not self.zones[src]:
             owner = owners[src] if hosted[src] is None else game.zone_owner_now(self, src)
-            vm.fire(self, leaving[2], {"owner": owner})
+            vm.fire(self, emptying, {"owner": owner})
 
     def note(self, message) -> None:
         """Note a text (or a narration entry, rendered when read) in the public notes of this move."""
