@@ -64,11 +64,13 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
         if ins[0] != exec_op:
             leaders.add(pc + 1)
     callers: set = set()  # the starts of BRANCHN blocks that call another (see _Builder.go_to)
+    refused: set = set()  # the runs that cannot be copied into a block (see _Builder.joined)
     for start in sorted(leaders):  # a block replaces its first instruction once made: those after read on
         if start >= len(code) or not (start in sources.statements or start in sources.ifs
                                       or start in sources.loops or start in sources.whiles):
             continue
-        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None, callers)
+        builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None, callers,
+                           refused)
         block = builder.block(start, len(code))
         if block is not None and builder.branched and builder.counts:  # loop rounds and jumps: not in one block
             builder = _Builder(gen, code, sources, max_steps)
@@ -102,11 +104,12 @@ class _Builder:
     """Builds the statements of one block; ``positions[line]`` is the rule position of the
     statement generated at that line."""
 
-    def __init__(self, gen, code, sources, max_steps, jumps=None, choose=None, callers=None):
+    def __init__(self, gen, code, sources, max_steps, jumps=None, choose=None, callers=None, refused=None):
         self.gen = gen
         self.choose = choose  # the opcode of a decision, where they may be asked inside the block (``decision``)
         self.callers = callers  # the blocks made so far that call another (``go_to``), where it may call
         self.calls = False  # whether it calls another block
+        self.refused = refused if refused is not None else set()  # runs found not to be copied (``joined``)
         self.code = code
         self.sources = sources
         self.max_steps = max_steps
@@ -209,14 +212,16 @@ class _Builder:
         the block goes on there rather than the VM; else None.  At most ``_COPIES`` runs are
         copied into one block (each at most the procedure's length), every one from further on."""
         target = self.target(target)
-        if target <= pc or target >= len(self.code) or self.copied >= _COPIES:
+        if target <= pc or target >= len(self.code) or self.copied >= _COPIES or target in self.refused \
+                or self.counts:  # a block with a loop is made again without jumps (see fuse)
             return None
         before = self.left, self.branched, self.counts, self.copied
         self.left = False
         self.copied += 1
         made = self.block(target, len(self.code))
-        if made is None or self.counts and not before[2]:  # a loop: the block would count rounds
+        if made is None or self.counts:  # a loop: the block would count rounds
             self.left, self.branched, self.counts, self.copied = before
+            self.refused.add(target)  # not tried again for the next jump there
             return None
         body, end = made
         if not self.left:
