@@ -74,6 +74,19 @@ def _play(game, seed) -> list:
     return seen + [state.to_dict()]
 
 
+def _failures(tmp_path, text, seed) -> list:
+    """For the generated game and the closures' of ``text``: (line, message, state) of the error
+    that stops a random game."""
+    failures = []
+    for game in _pair(tmp_path, text):
+        state, rng = game.new_initial_state(seed), random.Random(seed)
+        with pytest.raises(RulebookError) as info:
+            while True:
+                state.apply_action(rng.choice(state.legal_actions()))
+        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    return failures
+
+
 def _asked_by_the_vm(game, seed) -> int:
     """How many times the VM calls a decision's generated enumerator (``ChoiceSpec.direct``, read
     when it runs a decision) in a random game; a block calls the enumerator itself."""
@@ -100,20 +113,12 @@ def test_decisions_asked_inside_blocks_play_like_the_vm_and_save_its_steps(tmp_p
     assert len(_play(generated, 3)) > 14 and _asked_by_the_vm(generated, 3) == 0
 
 
-
-
 def test_an_error_of_a_decision_asked_inside_a_block_names_the_decision(tmp_path):
     """A domain failing in an enumerator a block calls fails as in the VM: the same message, at the
     decision, with the same state."""
     text = DECISIONS.replace("FAILS", "turns - 3")
     line = text.splitlines().index('          prompt: "Bonus"')  # the line of its 'choose:', 1-based
-    failures = []
-    for game in _pair(tmp_path, text):
-        state, rng = game.new_initial_state(0), random.Random(0)
-        with pytest.raises(RulebookError) as info:
-            while True:
-                state.apply_action(rng.choice(state.legal_actions()))
-        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    failures = _failures(tmp_path, text, 0)
     assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
 
 
@@ -123,13 +128,7 @@ def test_a_decision_no_one_can_take_inside_a_block_is_the_vms_error(tmp_path):
     text = DECISIONS.replace('take:\n              params: {chip: "list(pot)"}',
                              'take:\n              params: {chip: "[c for c in pot if turns < 4]"}')
     line = text.splitlines().index('          prompt: "Take"')
-    failures = []
-    for game in _pair(tmp_path, text.replace("FAILS", "1")):
-        state, rng = game.new_initial_state(1), random.Random(1)
-        with pytest.raises(RulebookError) as info:
-            while True:
-                state.apply_action(rng.choice(state.legal_actions()))
-        failures.append((info.value.position.line, info.value.message))
+    failures = _failures(tmp_path, text.replace("FAILS", "1"), 1)
     assert failures[0] == failures[1] and failures[0][0] == line and "no legal option" in failures[0][1]
 
 
@@ -145,13 +144,7 @@ def test_a_block_goes_on_with_a_copy_of_the_run_it_jumps_forward_to(tmp_path):
     assert option_block[0] == vm.BRANCHN and after in {p.line for p in option_block[2] if isinstance(p, Position)}
     text = DECISIONS.replace("FAILS", "1").replace("else: [active.points += 2]", "else: [active.points += 2 // (turns - 3)]")
     line = text.splitlines().index("        else: [active.points += 2 // (turns - 3)]") + 1
-    failures = []
-    for game in _pair(tmp_path, text):
-        state, rng = game.new_initial_state(0), random.Random(0)
-        with pytest.raises(RulebookError) as info:
-            while True:
-                state.apply_action(rng.choice(state.legal_actions()))
-        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    failures = _failures(tmp_path, text, 0)
     assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
 
 
@@ -169,11 +162,5 @@ def test_a_taken_option_runs_its_block_and_the_loop_s_head_without_the_vm(tmp_pa
     monkeypatch.undo()
     text = DECISIONS.replace("FAILS", "1").replace("      - turns += 1\n", "      - turns += 1 + 0 // (6 - turns)\n")
     line = text.splitlines().index("      - turns += 1 + 0 // (6 - turns)") + 1
-    failures = []
-    for game in _pair(tmp_path, text):
-        state, rng = game.new_initial_state(0), random.Random(0)
-        with pytest.raises(RulebookError) as info:
-            while True:
-                state.apply_action(rng.choice(state.legal_actions()))
-        failures.append((info.value.position.line, info.value.message, state.to_dict()))
+    failures = _failures(tmp_path, text, 0)
     assert failures[0] == failures[1] and failures[0][0] == line and "division by zero" in failures[0][1]
