@@ -135,6 +135,11 @@ class CodeGen(ExpressionGen):
             found = self.hoisted[key] = (self.fresh("h"), read)
         return _load(found[0])
 
+    def hoisted_read(self, local):
+        """The key of what the local ``local`` holds, read at the function's start (``("zones",)``,
+        ``("marks", "tapped")``), or None if it holds no such read."""
+        return next((key for key, (name, _) in self.hoisted.items() if name == local), None)
+
     def state_table(self, attribute, name=None):
         """``s.zones`` or ``s.marks['tapped']`` (hoisted)."""
         if name is None:

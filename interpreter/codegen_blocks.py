@@ -180,10 +180,12 @@ class _Builder:
             if pc in self.sources.always:
                 return []
             prelude, test = self.test(pc, self.sources.whiles[pc])
-            leave = N.Return(value=_const(self.target(ins[2])))
-            leave.lineno = leave.end_lineno = test.lineno
-            leave.col_offset = leave.end_col_offset = 0
-            node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=self.decision(ins[2]) or [leave], orelse=[])
+            leave = self.decision(ins[2])  # the loop's exit: a decision asked there, else the VM goes on there
+            if leave is None:
+                leave = [N.Return(value=_const(self.target(ins[2])))]
+                leave[0].lineno = leave[0].end_lineno = test.lineno
+                leave[0].col_offset = leave[0].end_col_offset = 0
+            node = N.If(test=N.UnaryOp(op=N.Not(), operand=test), body=leave, orelse=[])
             node.lineno = node.end_lineno = test.lineno
             node.col_offset = node.end_col_offset = 0
             return prelude + [node]
@@ -264,9 +266,9 @@ class _Builder:
                  N.Expr(value=_call(self.gen.value(spec.direct), [S, E, _load(actions)])),
                  N.If(test=_load(actions), body=stop, orelse=[])]
         self.numbered(asked, ins[-1])
-        after = self.target(spec.end)
         if not spec.skips:
             return asked + [N.Return(value=_const(pc))]
+        after = self.target(spec.end)
         return asked + (self.leave(after) if after > pc else self.go_to(after, ins[-1]))
 
     def target(self, pc) -> int:

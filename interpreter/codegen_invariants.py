@@ -149,7 +149,7 @@ class Invariants:
         table = component_table(gen, node)
         if table is not None:
             return all(type(value) is int for value in table)
-        read = next((key for key, (local, _) in gen.hoisted.items() if local == node.value.id), None)
+        read = gen.hoisted_read(node.value.id)
         return read is not None and read[0] == "marks" and read[1] in gen.game.mark_ranges
 
     def _bound_at(self, made):
@@ -193,9 +193,9 @@ def _zone_truth(gen, node) -> bool:
         node = node.operand
     if not (isinstance(node, py.Subscript) and isinstance(node.value, py.Name) and isinstance(node.slice, py.Constant)):
         return False
-    read = next((key for key, (local, _) in gen.hoisted.items() if local == node.value.id), None)
     zone = node.slice.value
-    return read == ("zones",) and type(zone) is int and 0 <= zone < len(gen.game.zone_names)
+    return (gen.hoisted_read(node.value.id) == ("zones",) and type(zone) is int
+            and 0 <= zone < len(gen.game.zone_names))
 
 
 def component_table(gen, read, var=None):
