@@ -9,7 +9,7 @@ once (the import is not counted):
 
 - cold: with an empty cache folder (``XDG_CACHE_HOME`` a new temporary folder): the whole pipeline
   (YAML, schema, parse, check, compile) plus writing the cache entries;
-- warm: another fresh process with the folder the cold one filled (interpreter/load_cache.py);
+- warm: another fresh process with the folder the cold one filled (interpreter/store/load_cache.py);
 - uncached: ``RULEBOOK_NO_CACHE=1``, the pipeline alone.
 
 Prints the median of the runs of each, wall clock and CPU time (``time.process_time``, which a busy

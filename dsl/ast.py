@@ -6,6 +6,9 @@ from typing import Any
 
 from .errors import Position
 
+MAX_DEPTH = 64  # levels of operators, calls and brackets inside one another
+INT_LIMIT = 2 ** 63
+
 
 @dataclass(frozen=True, eq=False)
 class Node:

@@ -5,7 +5,7 @@ that is a symbolic link or no folder, is not owned by the user, or that the grou
 write in is not used: everything still works without it, and a warning says why (once).
 
 What lives there: the parser built from the grammar (``grammar-<key>.lark``, :mod:`dsl.parser`) and
-loaded games (``<key>.game``, :mod:`interpreter.load_cache`).  Each file starts with a format line
+loaded games (``<key>.game``, :mod:`interpreter.store.load_cache`).  Each file starts with a format line
 and a SHA-256 of the rest: :func:`read` gives None for a file that is missing, truncated or damaged,
 so a bad entry is a miss (built again and rewritten), never an error.  Writes are atomic (a
 temporary file in the folder, then ``os.replace``); past :data:`MAX_BYTES` the least recently used

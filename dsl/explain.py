@@ -6,6 +6,8 @@ that no statement of any shipped ruleset falls through.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from . import ast, ir
 from .unparse import literal, unparse
 
@@ -203,3 +205,31 @@ class Explainer:
 
 def explain(ruleset: ir.Ruleset) -> str:
     return Explainer(ruleset).text()
+
+
+def parameter_rows(ruleset) -> list:
+    """The parameters of a ruleset: name, type, default, the value it has, what is allowed, what it does."""
+    rows = []
+    for name, spec in ruleset.param_specs.items():
+        kind = spec.get("type") or {bool: "bool", int: "int", str: "choice"}[type(spec["default"])]
+        allowed = ""
+        if kind == "int":
+            allowed = f"{spec.get('min', '…')}..{spec.get('max', '…')}"
+        elif kind == "choice":
+            allowed = ", ".join(spec.get("choices", []))
+        elif kind == "bool":
+            allowed = "true, false"
+        rows.append({"name": name, "type": kind, "default": spec["default"], "value": ruleset.params[name],
+                     "allowed": allowed, "description": " ".join(str(spec.get("description", "")).split())})
+    return rows
+
+
+def first_comment(path: Path) -> str:
+    """The comment a file starts with, without the editors' schema line."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        if not line.startswith("# yaml-language-server:"):
+            lines.append(line.lstrip("# ").strip())
+    return " ".join(lines)

@@ -8,7 +8,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .errors import ExpressionSyntaxError, Position
-from .parser import INT_LIMIT, MAX_DEPTH
+from .ast import INT_LIMIT, MAX_DEPTH
 
 _TOKEN_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",

@@ -11,13 +11,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import ast, cache
+from .ast import INT_LIMIT, MAX_DEPTH
 from .errors import ExpressionSyntaxError, Position
 
 _GRAMMAR = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
 
-MAX_DEPTH = 64  # levels of operators, calls and brackets inside one another
 MAX_TEXT = 100_000  # characters of one expression or statement
-INT_LIMIT = 2 ** 63
 
 _OPTIONS = {"start": ["start_expr", "start_stmt"], "parser": "lalr", "propagate_positions": True,
             "maybe_placeholders": True}

@@ -1,6 +1,6 @@
 """Registries of built-ins: expression functions and effects, each with a declared signature.
 
-The interpreter fills the registries (``interpreter/functions.py``, ``interpreter/effects.py``); the
+The interpreter fills the registries (``interpreter/runtime/functions.py``, ``interpreter/runtime/effects.py``); the
 checker reads the signatures; ``docs/language.md`` is checked against them by a test.
 """
 from __future__ import annotations

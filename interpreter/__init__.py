@@ -8,9 +8,9 @@
 from dsl.errors import (CheckError, ErrorList, ExpressionSyntaxError, IllegalActionError, ParameterError,
                         RulebookError, RulesRuntimeError, SchemaError, YamlError)
 
-from .actions import Action
+from .runtime.actions import Action
 from .game import Game, find_ruleset, load_game
-from .state import State
+from .runtime.state import State
 
 __all__ = ["load_game", "find_ruleset", "Game", "State", "Action", "RulebookError", "YamlError",
            "SchemaError", "ExpressionSyntaxError", "CheckError", "ParameterError", "RulesRuntimeError",

@@ -13,7 +13,7 @@ One scenario::
     params: {open_hands: true}    # optional: the game's parameters
     players: 2                    # optional: the number of players (the ruleset's default otherwise)
     seed: 0                       # optional, 0 by default
-    given:                        # optional: a position, set up by interpreter.positions.arrange
+    given:                        # optional: a position, set up by interpreter.runtime.positions.arrange
       zones:                      #   listed zones hold exactly these components, bottom to top
         street: [Famiglia 3, Söldner 0]
         hand[P1]: [Famiglia 2, Söldner 3]
@@ -71,7 +71,7 @@ from pathlib import Path
 import yaml
 
 from interpreter import IllegalActionError, load_game
-from interpreter.positions import arrange
+from interpreter.runtime.positions import arrange
 
 SCENARIO_ROOT = Path(__file__).resolve().parent / "scenarios"
 

@@ -1,4 +1,4 @@
-"""Action ids (interpreter/action_ids.py): over random games of every shipped ruleset and player
+"""Action ids (interpreter/runtime/action_ids.py): over random games of every shipped ruleset and player
 count, every legal action has an id that maps back to it, no two legal actions share one, the ids
 agree between a state and its determinizations for the decider, and in a staged space walking the
 stages from the empty prefix reaches every legal action exactly once."""
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import RULESETS, TEST_GAMES, player_counts
 from interpreter import load_game
-from interpreter.action_ids import FLAT_LIMIT
+from interpreter.runtime.action_ids import FLAT_LIMIT
 
 CASES = [(path, n) for path in RULESETS + TEST_GAMES for n in sorted({player_counts(path)[0], player_counts(path)[-1]})]
 DECISIONS = 150

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import RULESETS
 from interpreter import load_game
-from interpreter.state import REFCOUNTED
+from interpreter.runtime.state import REFCOUNTED
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
@@ -58,9 +58,9 @@ def test_a_game_played_leaves_nothing_for_the_garbage_collector(path):
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_a_generated_enumerators_batch_is_the_one_new_batch_makes(path):
     """Generated enumerators make a decision's ``ActionBatch`` with its first action; its fields
-    are those ``interpreter.actions.new_batch`` gives (the same game, list, cells and context, not
+    are those ``interpreter.runtime.actions.new_batch`` gives (the same game, list, cells and context, not
     named)."""
-    from interpreter.actions import ActionBatch, new_batch
+    from interpreter.runtime.actions import ActionBatch, new_batch
     game = load_game(path)
     state, rng = game.new_initial_state(0), random.Random(0)
     for _ in range(30):

@@ -1,5 +1,5 @@
 """The PettingZoo and OpenSpiel adapters (interpreter/adapters/) over every shipped ruleset, and the
-observations they give (interpreter/observations.py).
+observations they give (interpreter/runtime/observations.py).
 
 They are extras (``rulebook[rl]``, ``rulebook[openspiel]``, both installed by the test command);
 under CI these tests fail rather than skip when one is missing.
@@ -14,7 +14,7 @@ import pytest
 from conftest import RULESETS, player_counts
 from interpreter import load_game
 from interpreter.adapters.match import Match, MatchObserver
-from interpreter.observations import Observer, observation_string
+from interpreter.runtime.observations import Observer, observation_string
 
 
 def extra(module: str, install: str):

@@ -210,10 +210,10 @@ def test_tournament_ratings_have_intervals_and_order_the_bots(capsys):
 # ---- sweep ----------------------------------------------------------------------------------------
 def _int_params():
     from pathlib import Path
-    from interpreter.cli.info import param_rows
+    from dsl.explain import parameter_rows
     root = Path(__file__).resolve().parent.parent / "rulesets"
     for path in sorted(root.glob("*.yaml")) + sorted(root.glob("classic/*.yaml")):
-        for row in param_rows(load_game(str(path))):
+        for row in parameter_rows(load_game(str(path)).ruleset):
             if row["type"] == "int":
                 low, _, high = row["allowed"].partition("..")
                 other = row["default"] + 1 if high in ("…", "") or row["default"] < int(high) else row["default"] - 1

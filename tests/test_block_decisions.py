@@ -1,5 +1,5 @@
 """Decisions asked inside generated blocks, and runs copied into the blocks that jump to them
-(interpreter/codegen_blocks.py, ``_Builder.decision`` and ``_Builder.joined``): the flow's blocks
+(interpreter/codegen/blocks.py, ``_Builder.decision`` and ``_Builder.joined``): the flow's blocks
 call a decision's enumerator where they reach it and stop there only if someone can decide, and a
 block jumping forward goes on with a copy of the run it jumps to.  The games, the stacks at every
 decision and the errors are the closure compiler's, whose VM runs every decision and jump itself."""
@@ -13,7 +13,7 @@ from conftest import CHIPS
 from dsl.errors import Position, RulebookError
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
-from interpreter import vm
+from interpreter.runtime import vm
 from interpreter.game import Game, find_base
 
 DECISIONS = """\

@@ -130,7 +130,7 @@ def test_search_bots_ignore_the_opponents_hidden_hand(tmp_path, bot):
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "pferderennen-mafia"])
 def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
     """Search bots mute their copies (no narration is recorded there): the play is the same."""
-    from interpreter.narration import mute
+    from interpreter.runtime.narration import mute
     game = load_game(ruleset)
     state = game.new_initial_state(3)
     copy = state.clone()

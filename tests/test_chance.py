@@ -1,8 +1,8 @@
-"""Explicit chance (interpreter/chance.py): every random event as a chance node.
+"""Explicit chance (interpreter/runtime/chance.py): every random event as a chance node.
 
 Every ruleset plays to its end in explicit mode with chance outcomes and actions drawn at random: chance
 nodes list uniform outcomes and are the chance player's (-1), every state round-trips through JSON and
-shows every seat its view without asking chance.  Shuffles are lazy (interpreter/lazy_pile.py): a deal
+shows every seat its view without asking chance.  Shuffles are lazy (interpreter/runtime/lazy_pile.py): a deal
 asks one question per card dealt, the rest of a pile stays undetermined, and the order it gives is
 uniform.
 """
@@ -15,8 +15,8 @@ import pytest
 
 from conftest import RULESETS, player_counts
 from interpreter import load_game
-from interpreter.chance import CHANCE
-from interpreter.lazy_pile import LazyPile
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.lazy_pile import LazyPile
 
 SEEDS = 3
 DECISIONS = 120

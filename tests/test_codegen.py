@@ -1,4 +1,4 @@
-"""The generated code (interpreter/codegen.py, codegen_actions.py) against the closure compiler.
+"""The generated code (interpreter/codegen/generator.py, codegen/actions.py) against the closure compiler.
 
 Both compile the same checked ruleset; seeded random games must go the same way in both: the same
 legal actions (texts included) at every decision and the same state after every action.  A few
@@ -17,7 +17,7 @@ from conftest import RULESETS, player_counts
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
 from interpreter.game import Game, find_base
-from interpreter.saved_state import SavedStateError
+from interpreter.store.saved_state import SavedStateError
 
 GAMES = int(os.environ.get("RULEBOOK_DIFFERENTIAL", "12"))
 
@@ -87,7 +87,7 @@ def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index("                - " + failing) + 1
     game = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, codegen=True)
-    from interpreter.codegen_blocks import BLOCKS
+    from interpreter.runtime.instructions import BLOCKS
     assert any(ins[0] in BLOCKS for code in game.codes for ins in code), "a block is generated"
     state = game.new_initial_state(0)
     with pytest.raises(RulebookError) as info:
@@ -99,7 +99,7 @@ def test_an_error_inside_a_generated_block_names_its_statement(tmp_path, failing
 def test_jumps_go_straight_to_where_their_chain_ends(path):
     """No jump lands on another jump, and no unconditional one on a return
     (compile_statements._thread_jumps)."""
-    from interpreter.instructions import JUMP, JUMPF, RET
+    from interpreter.runtime.instructions import JUMP, JUMPF, RET
     game = Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, codegen=True)
     for code in game.codes:
         for ins in code:
@@ -238,7 +238,7 @@ def test_a_search_among_indices_from_a_table_of_the_game_reads_them_with_one_get
     """``any(at(n) == none for n in neighbors(c))`` is ``None in G[c](cells)``, ``G`` the table of
     neighbours with each tuple of cells replaced by its ``itemgetter`` (one cell is asked twice to
     give a tuple, none gives ``()``); only nests of tuples (or lists) of whole numbers ≥ 0 get one."""
-    from interpreter.codegen_comprehensions import _level, _twin
+    from interpreter.codegen.comprehensions import _level, _twin
     table = [(1, 3), (0,), (), (0, 1, 2)]
     cells = [None, "a", "b", None]
     assert _level(table) == 2 and _level([table, table]) == 3 and _level((4, 5)) == 1
@@ -266,7 +266,7 @@ def test_a_condition_searching_a_list_runs_its_search_as_a_loop(tmp_path, condit
     path.write_text(text, encoding="utf-8")
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("  - while:"))
     generated, reference = _pair(path, 2)
-    from interpreter.instructions import JUMPF
+    from interpreter.runtime.instructions import JUMPF
     test = next(ins[1] for code in generated.codes for ins in code if ins[0] == JUMPF and ins[-1].line == line)
     test.__globals__["_flush"]()  # compile the pending generated functions
     assert not looped & set(test.__code__.co_names), "the search is a loop"
@@ -295,7 +295,7 @@ def test_an_if_inside_a_generated_block_runs_its_search_as_a_loop(tmp_path, cond
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index(statement.splitlines()[0]) + 1
     generated, reference = _pair(path, 2)
-    from interpreter.codegen_blocks import BLOCKS
+    from interpreter.runtime.instructions import BLOCKS
     assert any(ins[0] in BLOCKS for code in generated.codes for ins in code), "a block is generated"
     if fails:
         for game in (generated, reference):
@@ -414,7 +414,7 @@ def test_a_last_domain_made_of_parts_is_a_loop_per_part(tmp_path):
     length is not bounded, and one with a test of ``require`` keep the list (``swap``, ``range``,
     ``checked``): the same actions and texts as the closure compiler's; a division by zero never
     reached stays unreached."""
-    from interpreter.limits import MAX_ITEMS
+    from interpreter.runtime.limits import MAX_ITEMS
     path = tmp_path / "parts.yaml"
     path.write_text(PART_DOMAINS, encoding="utf-8")
     generated, reference = _pair(path, 2)
@@ -513,11 +513,11 @@ RANGES = _PILE_OF_CARDS.replace("NAME", "Ranges of whole numbers").replace("MARK
 def test_a_side_of_the_range_the_operands_cannot_cross_is_not_checked(tmp_path):
     """``c.value + 1`` (a value of 1 to 3) is checked on neither side, ``c.value - c.m`` (a mark:
     any number within ±2^63) only above, ``turns - 1`` only below, a product (or a sum with one) on
-    both sides (interpreter/codegen_ranges.py);
+    both sides (interpreter/codegen/ranges.py);
     where a number does go out of range (a mark set to -2^63, a variable to -2^63) the error is
     the closures', at the same decision, and the games are the same until then."""
     from interpreter import RulebookError
-    from interpreter.limits import INT_MAX, INT_MIN
+    from interpreter.runtime.limits import INT_MAX, INT_MIN
     path = tmp_path / "ranges.yaml"
     path.write_text(RANGES, encoding="utf-8")
     generated, reference = _pair(path, 2)
@@ -573,10 +573,10 @@ MARK_RANGES = _PILE_OF_CARDS.replace("NAME", "Ranges of marks").replace(
 def test_a_mark_is_known_to_stay_within_what_its_rules_give_it(tmp_path):
     """A mark starts at its initial values; ``=`` widens its range by the value's, ``+=`` of a
     parameter from ``range(1, …)`` only raises it, ``-=`` only lowers it, ``+=`` of a local of no
-    known range moves it anywhere (interpreter/codegen_ranges.py: mark_ranges).  ``c.value -
+    known range moves it anywhere (interpreter/codegen/ranges.py: mark_ranges).  ``c.value -
     c.raised`` (1..3 less a mark never below 0) is then checked on neither side, ``c.value -
     c.unknown`` still above; the games are the closures' games."""
-    from interpreter.limits import INT_MAX, INT_MIN
+    from interpreter.runtime.limits import INT_MAX, INT_MIN
     path = tmp_path / "marks.yaml"
     path.write_text(MARK_RANGES, encoding="utf-8")
     generated, reference = _pair(path, 2)

@@ -1,4 +1,4 @@
-"""Selections by an attribute looked up in an index (interpreter/codegen_indexes.py): the same
+"""Selections by an attribute looked up in an index (interpreter/codegen/indexes.py): the same
 actions and texts as the closure compiler's, and the index used only where nothing can differ."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from interpreter.codegen_indexes import grouped
+from interpreter.codegen.indexes import grouped
 from test_codegen import _enumerator, _pair, _same_game
 
 INDEXED = """\

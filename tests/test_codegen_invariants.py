@@ -1,4 +1,4 @@
-"""Parts of a generated enumerator computed once (interpreter/codegen_invariants.py) rather than for
+"""Parts of a generated enumerator computed once (interpreter/codegen/invariants.py) rather than for
 every item of a loop: the games are the closure compiler's, and the part is computed where it is
 known, into a local."""
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The language reference is generated from the registries and kept up to date."""
-from interpreter import docgen
+from interpreter.runtime import docgen
 from dsl.registry import EFFECTS, FUNCTIONS
 
 
 def test_builtin_reference_is_up_to_date():
-    assert docgen.main(["--check"]) == 0, "run: python -m interpreter.docgen"
+    assert docgen.main(["--check"]) == 0, "run: python -m interpreter.runtime.docgen"
 
 
 def test_every_builtin_is_documented():

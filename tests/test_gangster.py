@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import IllegalActionError, load_game
-from interpreter.positions import arrange
+from interpreter.runtime.positions import arrange
 
 ROOT = Path(__file__).resolve().parent.parent
 RED, BLUE, YELLOW, GREY = 0, 1, 2, 3

@@ -1,4 +1,4 @@
-"""Writing a graph of objects as marshal records and reading it back (interpreter/graph_codec.py), the
+"""Writing a graph of objects as marshal records and reading it back (interpreter/store/graph_codec.py), the
 format of the cache of loaded games: shapes pickle handles (cycles through lists, tuples, dicts and
 objects, functions with their namespaces and cells, bound methods, slots, ``__setstate__``), objects
 of the engine read back as the same objects, what cannot be written refused, and every shipped
@@ -14,8 +14,9 @@ import pytest
 
 from conftest import ON_PYPY, RULESETS, VARIANTS, digest
 from dsl import registry
-from interpreter import graph_codec, load_game
-from interpreter import load_cache
+from interpreter import load_game
+from interpreter.store import graph_codec
+from interpreter.store import load_cache
 
 
 def round_trip(root):

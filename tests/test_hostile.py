@@ -238,7 +238,7 @@ def test_the_quick_state_check_agrees_with_the_schema():
     send a valid state to the full validation, but must never pass one the schema refuses."""
     import sys
 
-    from interpreter.saved_state import _plainly_valid, _validator
+    from interpreter.store.saved_state import _plainly_valid, _validator
 
     sys.path.insert(0, str(TESTS.parent / "benchmarks"))
     from fuzz import tamper

@@ -1,4 +1,4 @@
-"""Calls compiled in place (interpreter/inlining.py) against calls the VM runs.
+"""Calls compiled in place (interpreter/compile/inlining.py) against calls the VM runs.
 
 Every ruleset plays the same either way: the same legal actions, notes, views and state after every
 action (its stack apart, which has fewer frames), and a saved state plays on.  Then the cases where
@@ -16,8 +16,8 @@ from dsl.errors import RulebookError
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
 from interpreter.game import Game, find_base
-from interpreter.instructions import CALL
-from interpreter.saved_state import SavedStateError
+from interpreter.runtime.instructions import CALL
+from interpreter.store.saved_state import SavedStateError
 
 
 def _game(path, players=None, inline=True) -> Game:
@@ -63,7 +63,7 @@ def test_inlined_calls_play_like_calls(path, players):
 
 @pytest.mark.parametrize("path", RULESETS + VARIANTS, ids=lambda p: p.stem)
 def test_action_ids_do_not_depend_on_inlining(path):
-    """The numbering of actions (interpreter/action_ids.py) lists options in the order the rules
+    """The numbering of actions (interpreter/runtime/action_ids.py) lists options in the order the rules
     are written and called, not in compiled order, so adapters see the same ids either way."""
     inlined, called = _game(path), _game(path, inline=False)
     left, right = inlined.action_space(), called.action_space()
@@ -161,8 +161,8 @@ def test_when_a_call_stays_a_call(tmp_path, calls, framed):
 
 def test_inlining_copies_at_most_as_many_statements_as_the_ruleset_has(tmp_path):
     """A small procedure called from a hundred places: inlined until the copies reach the ruleset's
-    own count of statements (plus a little), then called (interpreter/inlining.py's budget)."""
-    from interpreter.inlining import MAX_COPIED, Inlining
+    own count of statements (plus a little), then called (interpreter/compile/inlining.py's budget)."""
+    from interpreter.compile.inlining import MAX_COPIED, Inlining
     body = "".join("    - turns += 0\n" for _ in range(MAX_COPIED - 1))
     text = GAME.replace("CALLS", "      - small()\n" * 100).replace("procedures:\n", "procedures:\n  small:\n" + body)
     path = tmp_path / "many.yaml"
@@ -197,7 +197,7 @@ def test_a_state_saved_before_inlining_says_what_to_do():
 
 def test_a_block_that_cannot_hold_a_branch_still_returns_where_to_go_on(tmp_path):
     """An ``if`` whose 'then' ends in a loop (a jump back) and whose 'else' cannot be generated (a
-    call): the block before it must still return the pc to go on at (codegen_blocks: the failed
+    call): the block before it must still return the pc to go on at (codegen/blocks.py: the failed
     attempt's jump back is not the block's last statement)."""
     calls = ("      - if: turns > 1\n        then:\n          - while: turns < 0\n"
              "            do: [turns += 1]\n        else: [take(1)]")

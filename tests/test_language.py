@@ -44,8 +44,9 @@ from dsl.loader import check_document
 from dsl.parser import parse_expression
 from dsl.registry import EFFECTS, FUNCTIONS
 from dsl.yaml_loader import Document, load_yaml_file
-from interpreter import comprehensions, vm
-from interpreter.compiler import Compiler
+from interpreter.compile import comprehensions
+from interpreter.runtime import vm
+from interpreter.compile.compiler import Compiler
 from interpreter.game import Game
 
 EXPRESSION_FILE = "<expression>"
@@ -189,7 +190,7 @@ COMPREHENSION_CASES = [c for c in CASES if " for " in str(c.expression) and "res
 @pytest.mark.parametrize("case", COMPREHENSION_CASES, ids=[c.id for c in COMPREHENSION_CASES])
 def test_comprehension_without_selections(case: ConformanceCase, monkeypatch):
     """Every comprehension case gives the same result evaluated element by element, without the
-    compiler's selections (interpreter/comprehensions.py)."""
+    compiler's selections (interpreter/compile/comprehensions.py)."""
     monkeypatch.setattr(comprehensions, "_selecting", lambda *args: None)
     value, type_ = evaluate(context(case.context_key), case.expression, codegen=False)
     assert plain(value, type_, context(case.context_key).game) == case.spec["result"], case.id

@@ -1,4 +1,4 @@
-"""The on-disk cache of compiled games (interpreter/load_cache.py, dsl/cache.py).
+"""The on-disk cache of compiled games (interpreter/store/load_cache.py, dsl/cache.py).
 
 Every test here uses a cache folder of its own under ``tmp_path`` (``XDG_CACHE_HOME``); the rest of
 the suite runs with ``RULEBOOK_NO_CACHE=1`` (tests/conftest.py) and never writes to the user's cache.
@@ -23,7 +23,7 @@ from dsl import parser as parser_module
 from dsl.errors import Position
 from dsl.parser import parse_expression, parse_statement
 from dsl.yaml_loader import MAX_FILE_BYTES
-from interpreter import load_cache
+from interpreter.store import load_cache
 
 FOUR = ["la-famiglia", "gangster", "mafiadollar", "pferderennen-mafia"]
 PLAYED = FOUR + ["gangster-any-shooter"]  # the four games and a shipped variant
@@ -45,7 +45,8 @@ def entries(home) -> list:
 CHILD = textwrap.dedent("""
     import hashlib, json, random, sys
     sys.path.insert(0, {root!r})
-    from interpreter import load_cache, load_game
+    from interpreter import load_game
+    from interpreter.store import load_cache
     hits = []
     get = load_cache.Store.get
     def counted(self, find):

@@ -18,7 +18,7 @@ import pytest
 from conftest import view_component_ids
 
 from interpreter import load_game
-from interpreter.positions import arrange
+from interpreter.runtime.positions import arrange
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "games" / "mafiadollar.md"

@@ -9,9 +9,10 @@ import re
 import pytest
 
 from conftest import MINIMAL, ROOT, RULESETS, TEST_GAMES
-from interpreter import RulebookError, load_game, narration
+from interpreter import RulebookError, load_game
+from interpreter.runtime import narration
 from interpreter.cli.replay_show import _action_text
-from interpreter.views import component_visible
+from interpreter.runtime.views import component_visible
 from interpreter.web.narration import step_lines, visible_sets
 
 SHIPPED = sorted((ROOT / "rulesets").glob("*.yaml"))

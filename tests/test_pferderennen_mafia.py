@@ -17,7 +17,7 @@ import pytest
 from conftest import view_component_ids
 
 from interpreter import load_game
-from interpreter.positions import arrange
+from interpreter.runtime.positions import arrange
 
 GAME = "pferderennen-mafia"
 COLOURS = ["white", "black", "red", "blue", "yellow", "green"]   # horses 1-6

@@ -33,7 +33,7 @@ import pytest
 
 from conftest import RULESETS, TEST_GAMES, VARIANTS, player_counts
 from interpreter import IllegalActionError, RulebookError, load_game
-from interpreter import views
+from interpreter.runtime import views
 
 SCALE = float(os.environ.get("RULEBOOK_PLAYOUTS", "1"))
 DECISIONS_PER_RULESET = int(600 * SCALE)
@@ -166,7 +166,7 @@ def check_illegal_actions(state, before, stale_actions, unknown_text=True):
 
 class Sight:
     """What one viewer (a seat, or None for a spectator) may see, worked out from the visibility rules
-    independently of ``interpreter/views.py``:
+    independently of ``interpreter/runtime/views.py``:
 
     * a zone kept per component is seen at all only if its component (its host) is seen;
     * ``all`` zones show everything, ``owner`` zones show everything to their owner now (the owner of a

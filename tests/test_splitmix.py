@@ -1,4 +1,4 @@
-"""The seeded generator (interpreter/splitmix.py): the outputs made at once, lane-parallel, are those
+"""The seeded generator (interpreter/runtime/splitmix.py): the outputs made at once, lane-parallel, are those
 of splitmix64 one step at a time, and a shuffle orders a zone as Fisher–Yates with them does."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from interpreter.splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
+from interpreter.runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
 
 
 def _one_by_one(z, count):

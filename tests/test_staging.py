@@ -10,7 +10,7 @@ import pytest
 
 from conftest import MINIMAL, RULESETS, TEST_GAMES
 from interpreter import IllegalActionError, RulebookError, load_game
-from interpreter.staging import staged_key
+from interpreter.runtime.staging import staged_key
 
 
 def _complete_prefixes(state, prefix=()):

@@ -1,4 +1,4 @@
-"""How triggers run (interpreter/vm.py, ``fire``): a lone trigger's condition is tested before
+"""How triggers run (interpreter/runtime/vm.py, ``fire``): a lone trigger's condition is tested before
 anything else is done for it; a body that is one generated block (with jumps, ``BRANCHN``, or
 without, ``EXECN``) before its return runs as one call, without the VM's loop; a longer one in the VM.  The games, and the
 errors of a trigger's statement, are those of the closure compiler, which runs every body in the VM."""
@@ -12,7 +12,7 @@ from conftest import CHIPS
 from dsl.errors import RulebookError
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS
-from interpreter.codegen_blocks import BRANCHN
+from interpreter.runtime.instructions import BRANCHN
 from interpreter.game import Game, find_base
 
 TRIGGERS = """\

@@ -1,4 +1,4 @@
-"""Calls of procedures that open with a decision (interpreter/vm.py, ``opening_decisions``): the
+"""Calls of procedures that open with a decision (interpreter/runtime/vm.py, ``opening_decisions``): the
 decision is asked before the callee's frame is pushed, and the frame is pushed only if someone
 decides.  The same games, stacks, errors and runaway loops as with every call pushing its frame."""
 from __future__ import annotations
@@ -49,7 +49,7 @@ procedures:
 
 
 def _load(path):
-    """The game with every call a call (not compiled in place: see interpreter/inlining.py)."""
+    """The game with every call a call (not compiled in place: see interpreter/compile/inlining.py)."""
     return Game(load_ruleset(path, FUNCTIONS, EFFECTS, None, None, find=find_base), path, inline=False)
 
 

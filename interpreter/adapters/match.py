@@ -1,5 +1,5 @@
 """A match as the adapters see it: an engine state, the staged choice in progress (in a staged
-action space, see :mod:`interpreter.action_ids`) and the actions taken so far.
+action space, see :mod:`interpreter.runtime.action_ids`) and the actions taken so far.
 
 Every decision is taken as ids: ``legal_ids()`` and ``apply_id(i)``.  In a flat space one id is one
 action; in a staged space each id is one stage, the prefix is kept here until it names a whole
@@ -14,7 +14,7 @@ from pathlib import Path
 from dsl.errors import IllegalActionError
 
 from ..game import load_game
-from ..observations import Observer, action_text, information_state_string, observation_string
+from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
 class Match:

@@ -14,13 +14,13 @@ seats sharing a win, -1 for the others).
 The game type is sequential, imperfect information, with sampled stochastic chance (the engine
 draws its chance from the seed of each game), general sum, terminal rewards.  With
 ``explicit_chance`` true every random event is a chance node with its outcomes
-(:mod:`interpreter.chance`) and the chance mode is explicit stochastic, so CFR, exploitability and
+(:mod:`interpreter.runtime.chance`) and the chance mode is explicit stochastic, so CFR, exploitability and
 expectiminimax run on any ruleset.  ``zero_sum`` declares that the ruleset's scores always add up
 to zero (poker, +1/-1 games), so that exploitability can be computed; two-player games with the
 ``margin`` or ``win`` utility are zero-sum anyway.  Actions are the
-game's action ids (:mod:`interpreter.action_ids`); in a staged action space each OpenSpiel action is
+game's action ids (:mod:`interpreter.runtime.action_ids`); in a staged action space each OpenSpiel action is
 one stage of a decision and the same player moves again until the action is whole.  Observation and
-information-state tensors and strings come from the seat's view only (:mod:`interpreter.observations`).
+information-state tensors and strings come from the seat's view only (:mod:`interpreter.runtime.observations`).
 ``state.clone()`` copies the engine state with ``State.clone`` and shares the game.  States
 serialize (``pyspiel.serialize_game_and_state``) through the engine's exact JSON.
 

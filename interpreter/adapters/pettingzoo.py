@@ -9,7 +9,7 @@
     ...     e.step(action)
 
 Agents are ``player_0`` … in seat order.  Actions are ``Discrete`` over the game's action ids
-(:mod:`interpreter.action_ids`; in a staged space one step is one stage of a decision, and the same
+(:mod:`interpreter.runtime.action_ids`; in a staged space one step is one stage of a decision, and the same
 agent steps again until its action is whole).  Observations are ``{"observation": float32 vector,
 "action_mask": int8 vector}`` made from the seat's view only.  Rewards are the final ``returns()``
 (the scores), given when the game ends.  Simultaneous secret choices are sequential turns, as in the

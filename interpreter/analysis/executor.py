@@ -12,6 +12,8 @@ from pathlib import Path
 
 from dsl.errors import ParameterError
 
+from .playing import loaded_game, play_one
+
 CHUNK_MAX = 50
 
 
@@ -23,7 +25,6 @@ def chunks_of(games: int, jobs: int) -> list:
 
 def play_chunk(spec, indexes) -> list:
     """Play the games ``indexes`` of a run (in a worker: the game is loaded once per worker)."""
-    from .simulation import loaded_game, play_one
     game = loaded_game(spec)
     return [play_one(game, spec, i) for i in indexes]
 

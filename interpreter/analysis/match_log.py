@@ -18,7 +18,7 @@ from pathlib import Path
 from dsl.errors import ParameterError, RulebookError
 
 from ..game import load_game
-from ..saved_state import SavedStateError, parse_json
+from ..store.saved_state import SavedStateError, parse_json
 from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"

@@ -8,92 +8,16 @@ distributions, speed, and a sanity report (:mod:`.sanity`) on how the games ende
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-
-from dsl.errors import RulebookError
 
 from . import sanity, stats
-from ..bots import MAX_DECISIONS, bot_seed, make_bot, play_game
-from ..game import load_game
 from .executor import LocalExecutor
-from .match_log import MatchRecorder, log_header
-
-
-@dataclass
-class GameResult:
-    seed: int
-    winners: list
-    returns: list
-    decisions: int
-    finished: bool = True
-    end_reason: str | None = None
-    plain_choices: dict = field(default_factory=dict)  # option -> [offered with others, chosen]
-    log: dict | None = None
-
-
-@dataclass
-class RunSpec:
-    """Everything a worker needs to play its share of a run."""
-
-    ruleset: str
-    params: dict
-    players: int
-    seats: list
-    seed: int
-    logs: bool = False
-    max_decisions: int = MAX_DECISIONS
-
-
-class ChoiceCounter:
-    """The ``on_step`` of a simulated game: how often each option without parameters (a pass, a
-    'keep', a 'stop') was offered next to other actions, and how often it was taken."""
-
-    def __init__(self, then=None):
-        self.counts: dict = {}
-        self.then = then
-
-    def __call__(self, seat, legal, action, state) -> None:
-        if len(legal) > 1:
-            for offered in legal:
-                if not offered.option.param_names:
-                    count = self.counts.setdefault(offered.name, [0, 0])
-                    count[0] += 1
-                    count[1] += offered is action
-        if self.then is not None:
-            self.then(seat, legal, action, state)
-
-
-def play_one(game, spec: RunSpec, index: int) -> GameResult:
-    agents = [make_bot(bot, seat, bot_seed(spec.seed, index, seat)) for seat, bot in enumerate(spec.seats)]
-    state = game.new_initial_state(spec.seed + index)
-    recorder = MatchRecorder(log_header(game, spec.seats), spec.seed + index) if spec.logs else None
-    counter = ChoiceCounter(recorder.record if recorder else None)
-    try:
-        play_game(state, agents, counter, spec.max_decisions)
-    except RulebookError as exc:
-        exc.message = f"game {index + 1} (seed {spec.seed + index}): {exc.message}"
-        raise
-    finished = state.is_terminal()
-    return GameResult(spec.seed + index, state.winners() if finished else [], state.returns(), state.moves,
-                      finished, getattr(state, "end_reason", None), counter.counts,
-                      recorder.log(state) if recorder else None)
-
-
-_GAMES: dict = {}
-
-
-def loaded_game(spec: RunSpec):
-    """The game of a spec, loaded once per process."""
-    key = (spec.ruleset, tuple(sorted(spec.params.items())), spec.players)
-    if key not in _GAMES:
-        _GAMES[key] = load_game(spec.ruleset, spec.params, spec.players)
-    return _GAMES[key]
+from .playing import GameResult, RunSpec, keep_loaded, play_one  # noqa: F401  (the run's parts, used with run())
 
 
 def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None, executor=None, start: int = 0) -> list:
     """Play games ``start``..``start + games - 1``; the results in game order, the same on every
     executor (default: a local one with ``jobs`` processes, closed afterwards)."""
-    _GAMES.setdefault((spec.ruleset, tuple(sorted(spec.params.items())), spec.players), game)
+    keep_loaded(spec, game)
     own = executor is None
     executor = executor or LocalExecutor(jobs)
     results: list = []

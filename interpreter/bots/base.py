@@ -12,8 +12,8 @@ import random
 
 from dsl.errors import ParameterError, RulebookError
 
-from ..actions import frozen
-from ..narration import mute
+from ..runtime.actions import frozen
+from ..runtime.narration import mute
 
 
 class Bot:

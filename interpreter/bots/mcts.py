@@ -13,7 +13,7 @@ import time
 
 from dsl.errors import RulebookError
 
-from ..narration import mute
+from ..runtime.narration import mute
 from .base import Bot, action_key, register_bot
 
 

@@ -8,31 +8,15 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dsl.explain import explain
+from dsl.explain import explain, first_comment, parameter_rows
 from dsl.yaml_loader import load_yaml_file
 
 from ..game import RULESETS_DIR, find_base, find_ruleset
 from .safe import plain, safe_text
 
 
-def param_rows(game) -> list:
-    rows = []
-    for name, spec in game.ruleset.param_specs.items():
-        kind = spec.get("type") or {bool: "bool", int: "int", str: "choice"}[type(spec["default"])]
-        allowed = ""
-        if kind == "int":
-            allowed = f"{spec.get('min', '…')}..{spec.get('max', '…')}"
-        elif kind == "choice":
-            allowed = ", ".join(spec.get("choices", []))
-        elif kind == "bool":
-            allowed = "true, false"
-        rows.append({"name": name, "type": kind, "default": spec["default"], "value": game.params[name],
-                     "allowed": allowed, "description": " ".join(str(spec.get("description", "")).split())})
-    return rows
-
-
 def cmd_params(args, game) -> int:
-    rows = param_rows(game)
+    rows = parameter_rows(game.ruleset)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
@@ -77,23 +61,12 @@ def _extends_chain_reaches(path: Path, target: Path, depth: int = 0) -> bool:
     return base_path.resolve() == target or _extends_chain_reaches(base_path, target, depth + 1)
 
 
-def _first_comment(path: Path) -> str:
-    """The comment a file starts with, without the editors' schema line."""
-    lines = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("#"):
-            break
-        if not line.startswith("# yaml-language-server:"):
-            lines.append(line.lstrip("# ").strip())
-    return " ".join(lines)
-
-
 def cmd_variants(args, game) -> int:
     variants = variants_of(args.game)
     rows = [{"file": str(p.relative_to(RULESETS_DIR.parent)) if p.is_relative_to(RULESETS_DIR.parent) else str(p),
-             "about": _first_comment(p)} for p in variants]
+             "about": first_comment(p)} for p in variants]
     if args.json:
-        print(json.dumps({"variants": rows, "parameters": param_rows(game)}, ensure_ascii=False))
+        print(json.dumps({"variants": rows, "parameters": parameter_rows(game.ruleset)}, ensure_ascii=False))
         return 0
     console = Console(highlight=False)
     console.print(plain(f"Variants of {game.name}", style="bold"))
@@ -104,7 +77,7 @@ def cmd_variants(args, game) -> int:
         if row["about"]:
             console.print(plain(f"      {row['about']}"))
     console.print(Text("\nEach parameter is a variant too (--set NAME=VALUE):", style="bold"))
-    for row in param_rows(game):
+    for row in parameter_rows(game.ruleset):
         console.print(plain(f"  {row['name']} = {json.dumps(row['default'])} ({row['allowed']}): {row['description']}"))
     return 0
 

@@ -21,7 +21,7 @@ from dsl.explain import explain
 
 from ..analysis.match_log import MatchRecorder, log_header, read_logs
 from ..bots import bot_seed, make_bot
-from ..views import readable_action, seen_components, told_action, told_in_full
+from ..runtime.views import readable_action, seen_components, told_action, told_in_full
 from .render import render_view, result_text
 from .safe import safe_text
 

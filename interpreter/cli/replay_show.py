@@ -12,7 +12,7 @@ from dsl.errors import ParameterError, RulebookError
 
 from ..analysis.match_log import read_logs
 from ..game import load_game
-from ..views import seen_components, told_action, told_in_full
+from ..runtime.views import seen_components, told_action, told_in_full
 from .play import told_line
 from .safe import safe_text
 from .render import render_view, result_text

@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
+from dsl.explain import first_comment, parameter_rows
 from dsl.yaml_loader import load_yaml_file
 
 from ..analysis.fingerprint import file_digest
-from ..cli.info import _first_comment, param_rows
 from ..game import Game, load_game
 
 
@@ -44,7 +44,7 @@ class Catalog:
 
     def load_path(self, path, params=None, players=None) -> Game:
         """A game from a file (a catalog file or a design the server stored), with bases from here;
-        through the cache of loaded games (:mod:`interpreter.load_cache`), as everywhere."""
+        through the cache of loaded games (:mod:`interpreter.store.load_cache`), as everywhere."""
         try:
             return load_game(Path(path), params, players, find=self.find_base)
         except ErrorList:
@@ -71,7 +71,7 @@ class Catalog:
         return self._entries
 
     def _entry(self, key: str, path: Path) -> dict:
-        entry = {"key": key, "about": _first_comment(path), "name": key, "variant": False}
+        entry = {"key": key, "about": first_comment(path), "name": key, "variant": False}
         try:
             data = load_yaml_file(path).data
         except RulebookError as exc:
@@ -93,5 +93,5 @@ class Catalog:
             rs = game.ruleset
             self._details[key] = {"key": key, "name": game.name, "min_players": rs.min_players,
                                   "max_players": rs.max_players, "players": game.num_players,
-                                  "params": param_rows(game)}
+                                  "params": parameter_rows(game.ruleset)}
         return self._details[key]

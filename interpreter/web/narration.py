@@ -7,7 +7,7 @@ the ruleset's ``log`` messages, each told as far as that seat may know) follows.
 """
 from __future__ import annotations
 
-from ..views import seen_components, told_action, told_in_full
+from ..runtime.views import seen_components, told_action, told_in_full
 
 
 def viewers(game) -> list:

@@ -6,7 +6,7 @@ so no value it sends is ever trusted as a component, a cell or a path.
 """
 from __future__ import annotations
 
-from ..views import component_visible
+from ..runtime.views import component_visible
 
 
 def choices(state, prefix: tuple) -> list:

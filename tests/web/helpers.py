@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import httpx
 
-from interpreter.views import component_visible
+from interpreter.runtime.views import component_visible
 
 
 def create_table(server, ruleset=None, seats=("human", "random"), players=None, pace=0, params=None, source=None):

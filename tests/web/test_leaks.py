@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from interpreter.views import component_visible
+from interpreter.runtime.views import component_visible
 from interpreter.web.catalog import Catalog
 from interpreter.web.tables import Table
 

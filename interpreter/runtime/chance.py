@@ -1,0 +1,290 @@
+"""Explicit chance: every random event of a game as a decision of the chance player.
+
+In the default, *seeded* mode a state draws its random numbers from its own generator, so the seed and
+the players' actions decide a game.  In *explicit* mode (``game.new_initial_state(seed,
+explicit_chance=True)``) every call the rules make for a random number — each card read from a
+shuffled pile, each ``roll`` — stops the game at a chance node instead: ``state.is_chance_node()`` is true,
+``state.current_player()`` is :data:`CHANCE`, and ``state.chance_outcomes()`` lists the outcomes
+with their probabilities (uniform).  Applying an outcome like an action continues the game.
+
+How: a step (the setup, or one action) runs on a copy of the state before it, fed the outcomes chosen
+so far; when it asks for one more, the copy is dropped and the state stays the state before the step,
+now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
+runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
+
+A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
+whose component is not decided yet is a chance node over the components left undetermined there (n,
+then n - 1, ...), so the chance tree of a deal has the shape of dealing one card at a time, and the
+cards of a pile nobody draws are never ordered.  At the end of each step every position a seat may see
+is fixed (a zone visible to a seat, the top of a zone whose top is shown), and the legal actions are
+worked out, so that nothing between steps needs chance.
+"""
+from __future__ import annotations
+
+from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
+
+from .lazy_pile import LazyPile, raw
+
+CHANCE = -1  # the chance player's seat number, as in OpenSpiel
+
+
+class ChanceNeeded(BaseException):
+    """Raised by the generator of a state in explicit mode when a step needs one more outcome.
+    (A BaseException, so that no handler of the rules' errors mistakes it for one.)"""
+
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count
+
+
+class ChanceOutcome:
+    """One outcome of a chance node: the ``index``-th of ``count`` equally likely ones."""
+
+    __slots__ = ("index", "count")
+
+    def __init__(self, index: int, count: int):
+        self.index = index
+        self.count = count
+
+    @property
+    def public(self) -> bool:
+        return False
+
+    def components(self) -> list:
+        return []
+
+    def __str__(self) -> str:
+        return f"chance outcome {self.index + 1} of {self.count}"
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ChanceOutcome) and (self.index, self.count) == (other.index, other.count)
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.count))
+
+
+class Feeder:
+    """The generator of a step being run in explicit mode: it hands out the outcomes chosen so far, in
+    order, and asks for the next one when they run out."""
+
+    __slots__ = ("outcomes", "used")
+    explicit = False
+    count = None  # no chance node is pending while a step runs
+
+    def __init__(self, outcomes):
+        self.outcomes = outcomes
+        self.used = 0
+
+    def next(self, count: int) -> int:
+        if self.used == len(self.outcomes):
+            raise ChanceNeeded(count)
+        value = self.outcomes[self.used]
+        if not 0 <= value < count:
+            raise RulesRuntimeError(f"chance outcome {value} is out of range for {count} outcomes")
+        self.used += 1
+        return value
+
+    def copy(self) -> "Feeder":
+        new = Feeder(self.outcomes)
+        new.used = self.used
+        return new
+
+
+class ChanceRecord:
+    """The explicit-chance part of a state between steps: nothing pending (a decision or the end), or a
+    chance node: the state before the step (``before``), the step (``action``: the index of the action
+    among the legal actions of ``before``, or None for the setup) and the outcomes chosen so far."""
+
+    __slots__ = ("before", "action", "outcomes", "count")
+    explicit = True
+
+    def __init__(self, before=None, action=None, outcomes=(), count=None):
+        self.before = before
+        self.action = action
+        self.outcomes = list(outcomes)
+        self.count = count  # how many outcomes the pending node has; None: no node pending
+
+    def next(self, count: int) -> int:
+        raise RulesRuntimeError("a random number was asked for outside a step of the game")
+
+    def copy(self) -> "ChanceRecord":
+        return ChanceRecord(self.before, self.action, self.outcomes, self.count)
+
+    def to_dict(self) -> dict:
+        if self.count is None:
+            return {"pending": None}
+        return {"pending": self.count, "outcomes": list(self.outcomes), "action": self.action,
+                "before": self.before.to_dict()}
+
+
+def to_dict(s) -> dict:
+    """``State.to_dict()['chance']``: the record, and the undetermined block of each zone that has one
+    (``{"zone number": [lo, hi]}``)."""
+    out = s.chance.to_dict()
+    blocks = {str(zone): [pile.lo, pile.hi] for zone, pile in enumerate(s.zones)
+              if type(pile) is LazyPile and pile.hi}
+    if blocks:
+        out["undetermined"] = blocks
+    return out
+
+
+def raw_zones(s) -> list:
+    """Copies of the zones' lists as stored (``State.to_dict()['zones']``), fixing nothing."""
+    return [raw(pile) for pile in s.zones]
+
+
+def copy_piles(zones, new) -> list:
+    """The zones of ``new``, a copy of a state whose zones are ``zones``."""
+    return [LazyPile(raw(pile), new, pile.lo, pile.hi) if type(pile) is LazyPile else LazyPile(pile, new)
+            for pile in zones]
+
+
+def restore_piles(s, blocks) -> str:
+    """Make the zones of ``s`` (a saved state being loaded) lazy piles with their saved undetermined
+    blocks; the reason the blocks are wrong, or ''."""
+    s.zones = copy_piles(s.zones, s)
+    for key, (lo, hi) in (blocks or {}).items():
+        zone = int(key) if key.isdigit() and key.isascii() else -1
+        if not 0 <= zone < len(s.zones) or s.game.zone_grid[zone] is not None:
+            return f"{key[:20]} is no zone number of a zone that is not a grid"
+        pile = s.zones[zone]
+        if not 0 <= lo < hi <= len(pile) or hi - lo < 2 or raw(pile)[lo:hi] != sorted(raw(pile)[lo:hi]):
+            return f"zone {zone}: [{lo}, {hi}] is no block of two or more of its components in id order"
+        pile.lo, pile.hi = lo, hi
+    return ""
+
+
+def shuffle_lazily(s, zone: int) -> bool:
+    """Shuffle a zone in explicit mode by forgetting its order (False for a grid, shuffled as before)."""
+    if s.game.zone_grid[zone] is not None:
+        return False
+    pile = s.zones[zone]
+    if type(pile) is not LazyPile:  # a list set up by an arrangement
+        pile = s.zones[zone] = LazyPile(pile, s)
+    keep = s.game.visible_mask(s, zone)
+    known = s.known
+    for c in raw(pile):
+        known[c] &= keep
+    pile.mark_undetermined(0, len(pile))
+    return True
+
+
+def move_pile(s, source: int, to: int, bottom: bool) -> bool:
+    """``move_all`` in explicit mode of a zone with an undetermined block, keeping the block
+    undetermined where it lands; False (move card by card) if a trigger must see each component, the
+    target is a grid or has an undetermined block of its own (two blocks do not make one)."""
+    game = s.game
+    pile, target = s.zones[source], s.zones[to]
+    if (type(pile) is not LazyPile or not pile.hi or type(target) is not LazyPile or target.hi
+            or game.zone_grid[to] is not None or game.zone_triggers[source] is not None
+            or game.zone_triggers[to] is not None or source == to):
+        return False
+    n, lo, hi, before = len(pile), pile.lo, pile.hi, len(target)
+    while pile:
+        s.move_component(raw(pile)[-1], to, bottom)
+    if bottom:
+        target.mark_undetermined(lo, hi)
+    else:
+        target.mark_undetermined(before + n - hi, before + n - lo)
+    return True
+
+
+def forget_order(s, rng) -> None:
+    """Order every undetermined block of ``s`` with ``rng`` (a ``random.Random``), asking no chance:
+    a determinization deals hidden components anew anyway."""
+    for pile in s.zones:
+        if type(pile) is LazyPile and pile.hi:
+            block = raw(pile)[pile.lo:pile.hi]
+            rng.shuffle(block)
+            list.__setitem__(pile, slice(pile.lo, pile.hi), block)
+            pile.lo = pile.hi = 0
+
+
+def settle(s) -> None:
+    """At the end of a step: fix what a seat may see, and work out the legal actions (each may need
+    chance, which only a step can ask)."""
+    game = s.game
+    zones = s.zones
+    for zone, pile in enumerate(zones):
+        if type(pile) is not LazyPile:
+            pile = zones[zone] = LazyPile(pile, s)
+        if pile.hi:
+            if game.visible_mask(s, zone):
+                pile.fix_all()
+            elif game.top_mask[zone] and pile.hi == len(pile):
+                pile.fix(len(pile) - 1)
+    if not s.over and s.decider is not None:
+        try:
+            s.legal_actions()
+        except RulebookError:
+            pass  # the same error comes again when the legal actions are asked for
+
+
+def outcomes(s) -> list:
+    """``(outcome, probability)`` of every outcome of the pending chance node."""
+    count = s.chance.count
+    return [(ChanceOutcome(i, count), 1.0 / count) for i in range(count)]
+
+
+def start(s, begin) -> None:
+    """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
+    mode on ``s``, a state before setup."""
+    _run_step(s, s.clone(), None, [], begin)
+
+
+def apply(s, action) -> None:
+    """Apply a player's action or a chance outcome to ``s`` in explicit mode."""
+    record = s.chance
+    if record.count is not None:
+        if isinstance(action, int) and not isinstance(action, bool):
+            action = ChanceOutcome(action, record.count)
+        if not isinstance(action, ChanceOutcome) or action.count != record.count or not 0 <= action.index < action.count:
+            raise IllegalActionError(f"'{action}' is not an outcome of this chance node",
+                                     hint="choose one of state.chance_outcomes()")
+        _run_step(s, record.before, record.action, record.outcomes + [action.index], _step(record.action))
+        return
+    if isinstance(action, ChanceOutcome):
+        raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
+    index = _index_of(s, action)
+    _run_step(s, s.clone(), index, [], _step(index))
+
+
+def _index_of(s, action) -> int:
+    legal = s.legal_actions()
+    if isinstance(action, str):
+        action = s.parse_action(action)
+    for i, candidate in enumerate(legal):
+        if candidate is action or candidate == action:
+            return i
+    raise IllegalActionError(f"'{action}' is not a legal action now", hint="choose one of state.legal_actions()")
+
+
+def _step(index):
+    if index is None:
+        return lambda work: work.game.start_state(work)
+    return lambda work: work.apply_action(work.legal_actions()[index])
+
+
+def _run_step(s, before, index, chosen, step) -> None:
+    """Run ``step`` on a copy of ``before`` fed ``chosen``; ``s`` becomes its result, or ``before`` as
+    a chance node when one more outcome is needed."""
+    work = before.clone()
+    work.chance = Feeder(chosen)
+    try:
+        step(work)
+        settle(work)
+    except ChanceNeeded as need:
+        _become(s, before.clone())
+        s.chance = ChanceRecord(before, index, chosen, need.count)
+        return
+    _become(s, work)
+    s.chance = ChanceRecord()
+
+
+def _become(s, other) -> None:
+    for slot in type(s).__slots__:
+        setattr(s, slot, getattr(other, slot))
+    for pile in s.zones:
+        pile.state = s

@@ -1,0 +1,4 @@
+"""The store: what is read from and written to files.
+
+Belongs here: saved states (checked against the state format before they are trusted), the graph
+codec of compiled games and the cache of loaded games in the user's cache folder."""
