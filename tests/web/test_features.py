@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
 from .conftest import ROOT, screenshot
@@ -141,3 +142,12 @@ def test_mafiadollar_four_people_two_bots_to_the_end(web_server, context):
         assert wait_ready(page) == "over"
         assert page.locator("#result").is_visible()
     screenshot(pages[people[0]], "table-mafiadollar")
+
+
+def test_the_designer_check_shows_names_that_hide_built_ins_as_notes(web_server):
+    text = (ROOT / "tests" / "compat" / "rulesets" / "pig-own-roll.yaml").read_text(encoding="utf-8")
+    result = httpx.post(web_server.url + "/api/designer/check", json={"text": text}, timeout=60).json()
+    assert result["ok"] and result["errors"] == []
+    [note] = result["notes"]
+    assert (note["line"], note["column"], note["stage"]) == (38, 3, "note")
+    assert "procedure 'roll' hides the built-in function" in note["message"] and "builtin.roll" in note["hint"]

@@ -15,7 +15,7 @@ function showDiagnostics(result) {
   if (result.ok) {
     list.appendChild(el("li", "ok", `No errors: ${result.name}, ${result.min_players}–${result.max_players} players.`));
   }
-  for (const error of result.errors) {
+  for (const error of result.errors.concat(result.notes || [])) {  // errors, then notes (names hiding built-ins)
     const where = error.line ? `${error.line}:${error.column}` : (error.where || "");
     const item = el("li", "diagnostic");
     item.appendChild(el("strong", "where", where));
@@ -51,7 +51,8 @@ async function check() {
     if (mine !== sequence) return;
     lastCheck = result;
     showDiagnostics(result);
-    document.getElementById("check-state").textContent = result.ok ? "valid" : `${result.errors.length} error(s)`;
+    const notes = result.ok && result.notes && result.notes.length ? `, ${result.notes.length} note(s)` : "";
+    document.getElementById("check-state").textContent = result.ok ? `valid${notes}` : `${result.errors.length} error(s)`;
   } catch (e) {
     document.getElementById("check-state").textContent = e.message;
   }
