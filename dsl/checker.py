@@ -192,6 +192,9 @@ class ExprChecker:
         name = node.id
         given = scope.builtin_lookup(name)
         if given is not None:
+            if not scope.owner_of(name).builtin:
+                raise CheckError(f"builtin.{name} cannot reach past the local '{name}' bound here", node.pos,
+                                 f"give the local another name, then write {name} or builtin.{name}")
             self.symbols[node] = ("local", name)
             return given
         if name in self.constants:

@@ -39,9 +39,9 @@ class Shadowing:
         self.noted_locals: set = set()
 
     def note(self, what: str, name: str, builtin: str, qualified: str, position) -> None:
-        self.notes.append(Note(f"the {what} '{name}' hides the built-in {builtin}; here '{name}' means "
-                               "the ruleset's own", position,
-                               f"where you mean the built-in, write {qualified}"))
+        self.notes.append(Note(f"the {what} '{name}' hides the built-in {builtin}", position,
+                               f"here '{name}' means the ruleset's own; where you mean the built-in, "
+                               f"write {qualified}"))
 
     def local(self, name: str, position) -> None:
         """A local (let, for, an option's parameter) named like a built-in name: noted at its first use."""

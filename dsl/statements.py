@@ -270,9 +270,10 @@ class Statements:
         legal actions are listed."""
         for call in {id(c): c for c in self.checker.chance_calls}.values():
             if id(call) not in self.statement_calls:
+                written = f"builtin.{call.func}" if call.builtin else call.func
                 self.errors.append(CheckError(
-                    f"{call.func}() draws a random number, which only a statement may do", call.pos,
-                    f"store it first with a statement, e.g. 'let r = {call.func}(...)', and use the local"))
+                    f"{written}() draws a random number, which only a statement may do", call.pos,
+                    f"store it first with a statement, e.g. 'let r = {written}(...)', and use the local"))
 
 
 def _walk(node):

@@ -103,8 +103,8 @@ def test_a_definition_named_like_a_built_in_is_the_rulesets_own_and_the_built_in
     state.apply_action(played)
     assert state.pvars["score"][0] == before + value * 10 + 3
     hides = [n.message for n in game.ruleset.notes]
-    assert hides == ([f"the definition '{name}' hides the built-in function {FUNCTIONS.get(name).signature()}; "
-                      f"here '{name}' means the ruleset's own"] if FUNCTIONS.get(name) else [])
+    assert hides == ([f"the definition '{name}' hides the built-in function {FUNCTIONS.get(name).signature()}"]
+                     if FUNCTIONS.get(name) else [])
 
 
 def with_new_builtins():
@@ -161,7 +161,8 @@ def test_builtin_names_a_built_in_or_says_there_is_none(tmp_path):
              "builtin.size": "builtin.size is a function or effect: call it",
              "builtin.nosuch(1)": "there is no built-in function 'nosuch'",
              "builtin.shuffle(pile)": "'shuffle' is an effect and changes the game",
-             "builtin.component": "builtin.component is given only in zone conditions"}
+             "builtin.component": "builtin.component is given only in zone conditions",
+             "sum(builtin.player.score for player in players)": "builtin.player cannot reach past the local"}
     for text, message in cases.items():
         data = minimal()
         data["scoring"] = {"score": f"player.score + 0 * size([{text}])"}
@@ -198,3 +199,11 @@ def test_builtin_names_unparse_as_written():
     for text in ("x = builtin.roll(6) + roll(2)", "builtin.shuffle(deck)", "x = size(builtin.players)"):
         assert unparse(parse_statement(text, Position("t", 1, 1))) == text
     assert dataclasses.fields(parse_statement("roll()", Position("t", 1, 1)).call)[-1].name == "builtin"
+
+
+def test_explain_lists_the_names_that_hide_built_ins():
+    from dsl.explain import explain
+    text = explain(load_game(PIG_OWN_ROLL).ruleset)
+    assert text.endswith("Names of this ruleset that hide built-ins (builtin.NAME is the built-in)\n"
+                         "  - the procedure 'roll' hides the built-in function roll(sides: int) -> int\n")
+    assert "Procedure roll\n  shuffle(die).\n" in text
