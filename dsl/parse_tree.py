@@ -12,7 +12,8 @@ from .parser import INT_LIMIT, MAX_DEPTH
 
 _TOKEN_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
-    "NAME": "a name", "BUILTIN_NAME": "builtin.NAME", "NUMBER": "a number", "STRING": "a string", "COMPARE": "a comparison",
+    "NAME": "a name", "BUILTIN_NAME": "builtin.NAME", "NUMBER": "a number", "STRING": "a string",
+    "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "AUG_OP": "'+=' or '-='",
     "$END": "the end", "IF": "'if'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'",
 }

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -25,7 +24,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, random_playout  # noqa: E402
 from interpreter import load_game  # noqa: E402
 
 COMPAT = ROOT / "tests" / "compat"
@@ -39,16 +38,12 @@ def game_digest(path: Path) -> str:
     """A SHA-256 of seeded games of random moves (seed per game; at most DECISIONS moves each)."""
     game = load_game(path, cache=False)
     h = hashlib.sha256()
+
+    def record(seat, actions, index, state):
+        h.update(json.dumps([seat, [str(a) for a in actions], index]).encode())
+
     for seed in SEEDS:
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        for _ in range(DECISIONS):
-            if state.is_terminal():
-                break
-            actions = [str(a) for a in state.legal_actions()]
-            choice = rng.randrange(len(actions))
-            h.update(json.dumps([state.current_player(), actions, choice]).encode())
-            state.apply_action(actions[choice])
+        state = random_playout(game, seed, DECISIONS, record)
         h.update(json.dumps(state.returns() if state.is_terminal() else "unfinished").encode())
     return h.hexdigest()
 

@@ -127,7 +127,7 @@ def test_a_name_that_hides_a_built_in_is_a_note_and_hovers_as_the_rulesets_own(c
     client.open(path, text)
     [note] = client.diagnostics(path, timeout=10.0)
     assert note["severity"] == 3 and note["range"]["start"] == {"line": 37, "character": 2}  # Information
-    assert note["message"].startswith("note: the procedure 'roll' hides the built-in function roll(sides: int)")
+    assert note["message"].startswith("note: the procedure 'roll' hides the built-in function roll(sides")
     own = client.at("textDocument/hover", path, *_position(text, "- roll()", 3))["contents"]["value"]
     assert own.startswith("```\nroll()") and "procedure" in own and "hides the built-in" in own
     builtin = client.at("textDocument/hover", path, *_position(text, "builtin.roll(6)", 9))["contents"]["value"]

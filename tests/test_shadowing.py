@@ -6,12 +6,11 @@ with extra entries: the compatibility corpus (tests/compat/) must validate again
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 import yaml
 
-from conftest import MINIMAL, ROOT
+from conftest import MINIMAL, ROOT, random_playout
 from dsl.errors import ErrorList, Note
 from dsl.loader import load_ruleset
 from dsl.registry import EFFECTS, FUNCTIONS, Param, Registry
@@ -42,17 +41,6 @@ def errors_of(path) -> list:
     return [str(e) for e in caught.value.errors]
 
 
-def play(game, seed, decisions=200):
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_terminal():
-            break
-        actions = state.legal_actions()
-        state.apply_action(actions[rng.randrange(len(actions))])
-    return state
-
-
 # ---- the Pig with its own roll --------------------------------------------------------------------
 def test_pig_with_its_own_procedure_roll_validates_plays_and_notes_the_hidden_built_in():
     game = load_game(PIG_OWN_ROLL)
@@ -60,7 +48,7 @@ def test_pig_with_its_own_procedure_roll_validates_plays_and_notes_the_hidden_bu
     assert [type(n) for n in notes] == [Note]
     assert "procedure 'roll' hides the built-in function roll(sides: int)" in notes[0].message
     assert "builtin.roll(...)" in notes[0].hint and notes[0].position.line == 38
-    state = play(game, 3)
+    state = random_playout(game, 3, 200)
     assert state.is_terminal() and max(state.pvars["score"]) >= 30
 
 
@@ -143,7 +131,7 @@ def test_a_variable_named_like_a_built_in_name_wins_and_builtin_reaches_the_buil
     data["scoring"] = {"score": "player.score + players + size(builtin.players) + top"}
     game = load_game(write(tmp_path, data), players=3)
     assert [n.message.split("'")[1] for n in game.ruleset.notes] == ["players", "top"]
-    state = play(game, 2)
+    state = random_playout(game, 2, 200)
     assert state.returns() == [s + 7 + 3 + 1 for s in state.pvars["score"]]
 
 
