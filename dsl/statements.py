@@ -222,7 +222,10 @@ class Statements:
         if name in self.rs.procedures and not call.builtin:  # the ruleset's own name first
             proc = self.rs.procedures[name]
             if call.kwargs or len(call.args) != len(proc.params):
-                raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos)
+                hidden = self.effects.get(name) or self.functions.get(name)
+                raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos,
+                                 f"the procedure of this ruleset hides the built-in {hidden.kind} "
+                                 f"{hidden.signature()}: for that, write builtin.{name}(...)" if hidden else None)
             arg_types = [self.checker.check(a, scope) for a in call.args]
             if ctx.simultaneous:
                 raise CheckError("procedure calls are not allowed in a simultaneous block", call.pos,

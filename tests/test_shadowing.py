@@ -74,6 +74,10 @@ def test_a_procedure_named_like_a_built_in_inside_an_expression_is_an_error_nami
     [error] = errors_of(write(tmp_path, data))
     assert "'roll' is both a procedure of this ruleset and a built-in function" in error
     assert "builtin.roll(...)" in error and "let x = roll(...)" in error
+    effects[0] = "last_roll = roll(6)"
+    [error] = errors_of(write(tmp_path, data))
+    assert "procedure roll takes 0 argument(s) (the procedure of this ruleset hides the built-in function " \
+           "roll(sides: int) -> int: for that, write builtin.roll(...))" in error
 
 
 # ---- definitions named like built-ins, now and later ------------------------------------------------
