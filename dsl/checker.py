@@ -18,7 +18,7 @@ import difflib
 from . import ast
 from .errors import CheckError
 from .registry import BUILTIN_NAMES, REQUIRED
-from .shadowing import Shadowing, ambiguous_call
+from .shadowing import CONTEXT_NAMES_FIRST, Shadowing, ambiguous_call
 from .types import (ANY, BOOL, CELL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Type, compatible,
                     element_type, is_collection, join, list_of, type_of_value)
 
@@ -153,10 +153,15 @@ class ExprChecker:
             return self._builtin_name(node, scope)
         name = node.id
         local = scope.lookup(name)
+        if local is not None and scope.owner_of(name).builtin:
+            hiding = self._global_kind(name)
+            if hiding is not None and name not in CONTEXT_NAMES_FIRST:  # the ruleset's own name first
+                self.shadowing.at_use(hiding, name, node.pos)
+                local = None
+        elif local is not None and name in self.constants:
+            self.shadowing.at_use("local", name, node.pos)
         if local is not None:
             self.symbols[node] = ("local", name)
-            if name in self.constants and not scope.owner_of(name).builtin:
-                self.shadowing.local(name, node.pos)
             return local
         rs = self.rs
         if name in rs.params:
@@ -186,6 +191,15 @@ class ExprChecker:
                              f"name whose: 'active.{name}' or 'p.{name}'")
         known = scope.all_names() | set(rs.params) | set(rs.vars) | set(rs.zones) | set(self.constants)
         raise CheckError(f"unknown name '{name}'", node.pos, suggest(name, known) or self._closest_names(name))
+
+    def _global_kind(self, name: str) -> str | None:
+        """What the ruleset declares under ``name`` for the whole ruleset, or None."""
+        rs = self.rs
+        for table, what in ((rs.params, "parameter"), (rs.vars, "variable"), (rs.zones, "zone"),
+                            (rs.defines, "definition")):
+            if name in table:
+                return what
+        return None
 
     def _builtin_name(self, node, scope):
         """``builtin.NAME``: the built-in name, whatever the ruleset calls by the same name."""

@@ -8,7 +8,9 @@ What the checker does for each kind of use:
 - a call in an expression, ``f(...)``: the ruleset's definition ``f``, else the built-in function;
 - a call as a statement, ``f(...)``: the ruleset's procedure ``f``, else the built-in effect;
 - a name, ``x``: the ruleset's local, parameter, variable, zone or definition ``x``, else the built-in
-  name (the names a context gives, such as ``player`` in scoring, are locals of that context);
+  name; a name a context gives (``player`` in scoring) yields to the ruleset's parameter, variable,
+  zone or definition of that spelling too, except the context names older than this rule
+  (:data:`CONTEXT_NAMES_FIRST`), which rulesets already rely on coming first;
 - ``builtin.f(...)`` and ``builtin.x``: the built-in only.
 
 Each name that hides a built-in earns a :class:`dsl.errors.Note` (collected in ``Ruleset.notes``), so
@@ -19,6 +21,9 @@ from __future__ import annotations
 
 from .errors import CheckError, Note
 
+# the names a context gave before a ruleset's own names came first: there they keep coming before a
+# ruleset's variable of the same spelling, as rulesets written then expect; every later one yields
+CONTEXT_NAMES_FIRST = frozenset({"player", "component", "owner"})
 VALUE_SECTIONS = (("params", "parameter"), ("vars", "variable"), ("zones", "zone"))
 
 
@@ -36,18 +41,19 @@ class Shadowing:
 
     def __init__(self, ruleset):
         self.notes = ruleset.notes
-        self.noted_locals: set = set()
+        self.noted_uses: set = set()
 
     def note(self, what: str, name: str, builtin: str, qualified: str, position) -> None:
         self.notes.append(Note(f"the {what} '{name}' hides the built-in {builtin}", position,
                                f"here '{name}' means the ruleset's own; where you mean the built-in, "
                                f"write {qualified}"))
 
-    def local(self, name: str, position) -> None:
-        """A local (let, for, an option's parameter) named like a built-in name: noted at its first use."""
-        if name not in self.noted_locals:
-            self.noted_locals.add(name)
-            self.note("local", name, f"name {name}", f"builtin.{name}", position)
+    def at_use(self, what: str, name: str, position) -> None:
+        """A name that hides a built-in name only in some places (a local, or a variable where a context
+        gives a name of that spelling): noted at its first such use."""
+        if name not in self.noted_uses:
+            self.noted_uses.add(name)
+            self.note(what, name, f"name {name}", f"builtin.{name}", position)
 
     def declarations(self, resolver, constants) -> None:
         """Note every definition, procedure, parameter, variable and zone that hides a built-in."""

@@ -199,3 +199,20 @@ def test_explain_lists_the_names_that_hide_built_ins():
     assert text.endswith("Names of this ruleset that hide built-ins (builtin.NAME is the built-in)\n"
                          "  - the procedure 'roll' hides the built-in function roll(sides: int) -> int\n")
     assert "Procedure roll\n  shuffle(die).\n" in text
+
+
+def test_a_context_name_yields_to_the_rulesets_variable_unless_rulesets_already_rely_on_it(tmp_path, monkeypatch):
+    data = minimal(vars={"player": {"type": "player", "initial": 1}})
+    data["scoring"] = {"score": "player.score * 10 + builtin.player.score"}
+    path = write(tmp_path, data)
+    state = load_game(path).new_initial_state(0)
+    state.pvars["score"] = [1, 2]
+    assert state.returns() == [11, 22]  # 'player' in scoring is the scored player, as it always was
+    import dsl.checker
+    monkeypatch.setattr(dsl.checker, "CONTEXT_NAMES_FIRST", frozenset())  # as a context name added later
+    game = load_game(path)
+    state = game.new_initial_state(0)
+    state.pvars["score"] = [1, 2]
+    assert state.returns() == [21, 22]  # the ruleset's variable (seat 1), and builtin.player the scored one
+    [note] = game.ruleset.notes
+    assert note.message == "the variable 'player' hides the built-in name player"
