@@ -151,3 +151,17 @@ def test_the_designer_check_shows_names_that_hide_built_ins_as_notes(web_server)
     [note] = result["notes"]
     assert (note["line"], note["column"], note["stage"]) == (38, 3, "note")
     assert "procedure 'roll' hides the built-in function" in note["message"] and "builtin.roll" in note["hint"]
+
+
+def test_the_designer_page_lists_the_notes_apart_from_errors(web_server, context):
+    text = (ROOT / "tests" / "compat" / "rulesets" / "pig-own-roll.yaml").read_text(encoding="utf-8")
+    page = context().new_page()
+    page.goto(web_server.url + "/designer?from=la-famiglia")
+    page.locator("#diagnostics li.ok").wait_for(timeout=60_000)
+    page.evaluate("text => editor.setValue(text)", text)
+    page.locator("#diagnostics li.note").wait_for(timeout=60_000)
+    note = page.locator("#diagnostics li.note")
+    assert note.count() == 1 and note.inner_text().startswith("38:3 note: the procedure 'roll' hides")
+    assert page.locator("#diagnostics li.ok").count() == 1
+    assert "note-line" in page.evaluate("editor.lineInfo(37).bgClass")
+    assert page.locator("#check-state").inner_text() == "valid, 1 note(s)"
