@@ -222,6 +222,8 @@ class ExprChecker:
         hint = suggest(name, BUILTIN_NAMES)
         if self.functions.get(name) or self.effects.get(name):
             hint = f"builtin.{name} is a function or effect: call it, 'builtin.{name}(...)'"
+        elif scope.lookup("builtin") is not None or self._global_kind("builtin") is not None:
+            hint = "'builtin.' always names a built-in: give your 'builtin' another name to read its attributes"
         raise CheckError(f"there is no built-in name '{name}'", node.pos,
                          hint or f"the built-in names: {', '.join(BUILTIN_NAMES)}")
 

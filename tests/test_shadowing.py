@@ -154,7 +154,8 @@ def test_builtin_names_a_built_in_or_says_there_is_none(tmp_path):
              "builtin.nosuch(1)": "there is no built-in function 'nosuch'",
              "builtin.shuffle(pile)": "'shuffle' is an effect and changes the game",
              "builtin.component": "builtin.component is given only in zone conditions",
-             "sum(builtin.player.score for player in players)": "builtin.player cannot reach past the local"}
+             "sum(builtin.player.score for player in players)": "builtin.player cannot reach past the local",
+             "sum(builtin.score for builtin in players)": "give your 'builtin' another name"}
     for text, message in cases.items():
         data = minimal()
         data["scoring"] = {"score": f"player.score + 0 * size([{text}])"}
