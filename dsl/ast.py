@@ -24,6 +24,7 @@ class Literal(Node):
 @dataclass(frozen=True, eq=False)
 class Name(Node):
     id: str
+    builtin: bool = False  # written builtin.NAME: the built-in, even where a name of the ruleset hides it
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +52,7 @@ class Call(Node):
     func: str
     args: tuple
     kwargs: tuple  # of (name, Node)
+    builtin: bool = False  # written builtin.NAME(...): the built-in, even where the ruleset's own name hides it
 
 
 @dataclass(frozen=True, eq=False)

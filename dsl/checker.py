@@ -17,7 +17,8 @@ import difflib
 
 from . import ast
 from .errors import CheckError
-from .registry import REQUIRED
+from .registry import BUILTIN_NAMES, REQUIRED
+from .shadowing import CONTEXT_NAMES_FIRST, Shadowing, ambiguous_call
 from .types import (ANY, BOOL, CELL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Type, compatible,
                     element_type, is_collection, join, list_of, type_of_value)
 
@@ -49,9 +50,19 @@ def reads_only_printed(node, var, symbols) -> bool:
 class Scope:
     """Local names and their types; a child scope sees its parents."""
 
-    def __init__(self, parent: "Scope | None" = None, names: dict | None = None):
+    def __init__(self, parent: "Scope | None" = None, names: dict | None = None, builtin: bool = False):
         self.parent = parent
         self.names = dict(names or {})
+        self.builtin = builtin  # names the context gives (player in scoring, component in a trigger)
+
+    def builtin_lookup(self, name: str) -> Type | None:
+        """The type of a name the context gives (``builtin.player``), past the ruleset's own locals."""
+        scope = self
+        while scope is not None:
+            if scope.builtin and name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
 
     def lookup(self, name: str) -> Type | None:
         scope = self
@@ -102,6 +113,7 @@ class ExprChecker:
         self.symbols = ruleset.symbols
         self.define_types: dict = {}
         self.chance_calls: list = []  # calls of built-ins that roll dice (the resolver checks where they stand)
+        self.shadowing = Shadowing(ruleset)  # the notes on names of the ruleset that hide built-ins
         self.constants = {"top": "top", "bottom": "bottom",
                           "players": list(range(ruleset.players)), "num_players": ruleset.players}
 
@@ -137,8 +149,17 @@ class ExprChecker:
         return NONE
 
     def _name(self, node, scope):
+        if node.builtin:
+            return self._builtin_name(node, scope)
         name = node.id
         local = scope.lookup(name)
+        if local is not None and scope.owner_of(name).builtin:
+            hiding = self._global_kind(name)
+            if hiding is not None and name not in CONTEXT_NAMES_FIRST:  # the ruleset's own name first
+                self.shadowing.at_use(hiding, name, node.pos)
+                local = None
+        elif local is not None and name in self.constants:
+            self.shadowing.at_use("local", name, node.pos)
         if local is not None:
             self.symbols[node] = ("local", name)
             return local
@@ -170,6 +191,41 @@ class ExprChecker:
                              f"name whose: 'active.{name}' or 'p.{name}'")
         known = scope.all_names() | set(rs.params) | set(rs.vars) | set(rs.zones) | set(self.constants)
         raise CheckError(f"unknown name '{name}'", node.pos, suggest(name, known) or self._closest_names(name))
+
+    def _global_kind(self, name: str) -> str | None:
+        """What the ruleset declares under ``name`` for the whole ruleset, or None."""
+        rs = self.rs
+        for table, what in ((rs.params, "parameter"), (rs.vars, "variable"), (rs.zones, "zone"),
+                            (rs.defines, "definition")):
+            if name in table:
+                return what
+        return None
+
+    def _builtin_name(self, node, scope):
+        """``builtin.NAME``: the built-in name, whatever the ruleset calls by the same name."""
+        name = node.id
+        given = scope.builtin_lookup(name)
+        if given is not None:
+            if not scope.owner_of(name).builtin:
+                raise CheckError(f"builtin.{name} cannot reach past the local '{name}' bound here", node.pos,
+                                 f"give the local another name, then write {name} or builtin.{name}")
+            self.symbols[node] = ("local", name)
+            return given
+        if name in self.constants:
+            self.symbols[node] = ("const", self.constants[name])
+            return list_of(PLAYER) if name == "players" else type_of_value(self.constants[name])
+        if name == "active":
+            self.symbols[node] = ("var", name)
+            return PLAYER
+        if name in BUILTIN_NAMES:
+            raise CheckError(f"builtin.{name} is given only in {BUILTIN_NAMES[name].where}", node.pos)
+        hint = suggest(name, BUILTIN_NAMES)
+        if self.functions.get(name) or self.effects.get(name):
+            hint = f"builtin.{name} is a function or effect: call it, 'builtin.{name}(...)'"
+        elif scope.lookup("builtin") is not None or self._global_kind("builtin") is not None:
+            hint = "'builtin.' always names a built-in: give your 'builtin' another name to read its attributes"
+        raise CheckError(f"there is no built-in name '{name}'", node.pos,
+                         hint or f"the built-in names: {', '.join(BUILTIN_NAMES)}")
 
     def _closest_names(self, name: str) -> str:
         """The zones, variables and definitions whose names are closest to ``name``."""
@@ -327,15 +383,20 @@ class ExprChecker:
     # ---- calls -------------------------------------------------------------------------------
     def _call(self, node, scope):
         name = node.func
-        if name in self.rs.defines:
+        if not node.builtin and name in self.rs.defines:  # the ruleset's own name first
             return self._call_define(node, scope)
         builtin = self.functions.get(name)
+        if not node.builtin and name in self.rs.procedures:
+            if builtin is not None:
+                raise ambiguous_call(name, node.pos)
+            raise CheckError(f"'{name}' is a procedure; call it as a statement of its own", node.pos)
         if builtin is None:
             if self.effects.get(name) is not None:
                 raise CheckError(f"'{name}' is an effect and changes the game; it cannot be part of an "
                                  "expression", node.pos, "write it as a statement of its own")
-            if name in self.rs.procedures:
-                raise CheckError(f"'{name}' is a procedure; call it as a statement of its own", node.pos)
+            if node.builtin:
+                raise CheckError(f"there is no built-in function '{name}'", node.pos,
+                                 suggest(name, self.functions.names()) or "see docs/language.md for the built-ins")
             known = set(self.functions.names()) | set(self.rs.defines)
             raise CheckError(f"unknown function '{name}'", node.pos,
                              suggest(name, known) or "see docs/language.md for the built-in functions")

@@ -242,9 +242,6 @@ class Declarations:
         for key, body in (self.data.get("define") or {}).items():
             path = ("define", key)
             name, params = split_signature(key)
-            if name in self.functions.entries:
-                self.error(CheckError(f"'{name}' is a built-in function; choose another name"), path)
-                continue
             node = self.parse(path)
             if node is not None:
                 self.rs.defines[name] = ir.Define(name, params, node, self.doc.key_position(path))

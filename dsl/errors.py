@@ -89,6 +89,14 @@ class CheckError(RulebookError):
     stage = "check error"
 
 
+class Note(RulebookError):
+    """Not an error: something the author may want to know, such as a name of the ruleset that hides a
+    built-in of the same spelling.  A ruleset with notes is valid; ``rulebook validate --strict``
+    counts them as errors."""
+
+    stage = "note"
+
+
 class ParameterError(RulebookError):
     """A parameter value given with --set or params= is unknown or out of range."""
 

@@ -42,7 +42,16 @@ class Explainer:
             self._section(f"Procedure {proc.name}{params}", proc.body)
         self._triggers()
         self._scoring()
+        self._hidden_builtins()
         return "\n".join(self.lines) + "\n"
+
+    def _hidden_builtins(self):
+        """The ruleset's names that hide built-ins: in the text above they mean the ruleset's own;
+        ``builtin.NAME`` is the built-in."""
+        if self.rs.notes:
+            self.say(0, "\nNames of this ruleset that hide built-ins (builtin.NAME is the built-in)")
+            for note in self.rs.notes:
+                self.say(1, f"- {note.message}")
 
     # ---- declarations ------------------------------------------------------------------------
     def _params(self):

@@ -227,3 +227,4 @@ class Ruleset:
     data: object = None  # the raw document data, for tools such as `explain`
     reveal: tuple = ()  # the zone families every seat sees once the game is over
     stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order
+    notes: list = field(default_factory=list)  # dsl.errors.Note: names of the ruleset that hide built-ins

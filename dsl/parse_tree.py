@@ -12,7 +12,8 @@ from .ast import INT_LIMIT, MAX_DEPTH
 
 _TOKEN_WORDS = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
-    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "COMPARE": "a comparison",
+    "NAME": "a name", "BUILTIN_NAME": "builtin.NAME", "NUMBER": "a number", "STRING": "a string",
+    "COMPARE": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "EQUAL": "'='", "AUG_OP": "'+=' or '-='",
     "$END": "the end", "IF": "'if'", "ELSE": "'else'", "FOR": "'for'", "IN": "'in'",
 }
@@ -63,7 +64,8 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def name(self, meta, items):
-        return ast.Name(self._pos(meta), str(items[0]))
+        name, builtin = _callee(items[0])
+        return ast.Name(self._pos(meta), name, builtin)
 
     @v_args(meta=True)
     def list_lit(self, meta, items):
@@ -100,7 +102,8 @@ class ToAst(Transformer):
                     raise ExpressionSyntaxError("a positional argument follows a keyword argument",
                                                 arg.pos, "put keyword arguments (name=value) last")
                 args.append(arg)
-        return ast.Call(pos, str(func), tuple(args), tuple(kwargs))
+        name, builtin = _callee(func)
+        return ast.Call(pos, name, tuple(args), tuple(kwargs), builtin)
 
     @v_args(meta=True)
     def call(self, meta, items):
@@ -109,7 +112,7 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def aggregate(self, meta, items):
         func, elem, var, source, cond = items
-        return ast.Comprehension(self._pos(meta), str(func), elem, str(var), source, cond)
+        return ast.Comprehension(self._pos(meta), _callee(func)[0], elem, str(var), source, cond)
 
     @v_args(meta=True)
     def list_comp(self, meta, items):
@@ -190,6 +193,13 @@ class ToAst(Transformer):
 
     def start_stmt(self, items):
         return items[0]
+
+
+def _callee(token) -> tuple:
+    """``(name, builtin)`` of a NAME or a BUILTIN_NAME token (``builtin.roll`` -> ``('roll', True)``)."""
+    if token.type == "BUILTIN_NAME":
+        return str(token).split(".", 1)[1], True
+    return str(token), False
 
 
 def _describe_expected(expected) -> str:

@@ -72,7 +72,7 @@ class _Inference:
         return UNKNOWN
 
     def elements(self, node, depth) -> tuple:
-        if isinstance(node, ast.Call) and node.func == "range" and 1 <= len(node.args) <= 2:
+        if isinstance(node, ast.Call) and self.rs.symbols.get(node) == ("func", "range") and 1 <= len(node.args) <= 2:
             if len(node.args) == 1:
                 lo, hi = (0, 0), self.of(node.args[0], depth)
             else:
@@ -94,7 +94,7 @@ class _Inference:
         return UNKNOWN
 
     def _name(self, node, depth) -> tuple:
-        if node.id in self.bound:
+        if node.id in self.bound and not node.builtin:
             return self.bound[node.id]
         symbol = self.rs.symbols.get(node)
         if symbol is None:
@@ -141,6 +141,12 @@ class _Inference:
 
     def _call(self, node, depth) -> tuple:
         args = node.args
+        kind, name = self.rs.symbols.get(node, ("", None))
+        if kind == "define":
+            define = self.rs.defines[name]
+            return self.of(define.body, depth) if len(define.params) == len(args) else UNKNOWN
+        if kind != "func":
+            return UNKNOWN
         if node.func in ("min", "max") and args and not node.kwargs:
             if len(args) == 1:
                 return self.elements(args[0], depth)
@@ -161,9 +167,6 @@ class _Inference:
             if lo is not None and hi is not None:
                 return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi)))
             return (0, None)
-        define = self.rs.defines.get(node.func)
-        if define is not None and len(define.params) == len(args):
-            return self.of(define.body, depth)
         return UNKNOWN
 
 

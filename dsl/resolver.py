@@ -112,6 +112,7 @@ class Resolver(Declarations, Statements, Decisions):
         self._remaining_procedures()
         self._check_quiet_calls()
         self._check_chance_calls()
+        self.checker.shadowing.declarations(self, self.checker.constants)
         return rs
 
     # ---- declarations ------------------------------------------------------------------------
@@ -122,10 +123,6 @@ class Resolver(Declarations, Statements, Decisions):
                 self.error(CheckError(f"'{key}' is no procedure name",
                                       hint="name a procedure with letters, digits and _, e.g. 'refill' or "
                                            "'score_line(line)'"), ("procedures", key))
-                continue
-            if self.effects.get(name) or self.functions.get(name):
-                self.error(CheckError(f"'{name}' is a built-in; choose another name for the procedure"),
-                           ("procedures", key))
                 continue
             self.rs.procedures[name] = ir.Procedure(name, params, [], self.doc.key_position(("procedures", key)))
             self.proc_state[name] = {"key": key, "types": None}
@@ -174,7 +171,7 @@ class Resolver(Declarations, Statements, Decisions):
             if zone not in self.rs.zones:
                 self.error(CheckError(f"unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)), path + ("on",))
                 continue
-            scope = Scope(None, {"owner": PLAYER})
+            scope = Scope(None, {"owner": PLAYER}, builtin=True)
             if node.func != "empty":
                 scope.declare("component", COMPONENT)
             when = self.expr(path + ("when",), scope, BOOL, "a trigger's condition") if "when" in spec else None
@@ -186,7 +183,7 @@ class Resolver(Declarations, Statements, Decisions):
             path = ("zones", name, "holds")
             if "holds" not in (self.data["zones"][name] or {}):
                 continue
-            node = self.expr(path, Scope(None, {"component": COMPONENT}), BOOL, "a zone's condition")
+            node = self.expr(path, Scope(None, {"component": COMPONENT}, builtin=True), BOOL, "a zone's condition")
             if node is None:
                 continue
             if not reads_only_printed(node, "component", self.checker.symbols):
@@ -201,7 +198,7 @@ class Resolver(Declarations, Statements, Decisions):
         spec = self.data.get("scoring")
         if not spec:
             return
-        scope = Scope(None, {"player": PLAYER})
+        scope = Scope(None, {"player": PLAYER}, builtin=True)
         self.rs.score = self.expr(("scoring", "score"), scope, INT, "a score")
         self.rs.tiebreaks = [self.expr(("scoring", "tiebreak", i), scope, INT, "a tie-break")
                              for i in range(len(spec.get("tiebreak") or []))]

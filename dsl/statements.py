@@ -100,7 +100,7 @@ class Statements:
             if isinstance(node, ast.Return):
                 return self._return(node, scope, pos)
             if isinstance(node, (ast.Let, ast.Assign)) and isinstance(node.value, ast.Call) \
-                    and node.value.func in self.rs.procedures:
+                    and node.value.func in self.rs.procedures and not node.value.builtin:
                 return self._call_for_value(node, path, scope, ctx, pos)
             if isinstance(node, ast.Let):
                 self._let(node, scope)
@@ -219,10 +219,13 @@ class Statements:
 
     def _call_statement(self, call, path, scope, ctx, pos):
         name = call.func
-        if name in self.rs.procedures:
+        if name in self.rs.procedures and not call.builtin:  # the ruleset's own name first
             proc = self.rs.procedures[name]
             if call.kwargs or len(call.args) != len(proc.params):
-                raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos)
+                hidden = self.effects.get(name) or self.functions.get(name)
+                raise CheckError(f"procedure {name} takes {len(proc.params)} argument(s)", call.pos,
+                                 f"the procedure of this ruleset hides the built-in {hidden.kind} "
+                                 f"{hidden.signature()}: for that, write builtin.{name}(...)" if hidden else None)
             arg_types = [self.checker.check(a, scope) for a in call.args]
             if ctx.simultaneous:
                 raise CheckError("procedure calls are not allowed in a simultaneous block", call.pos,
@@ -237,9 +240,12 @@ class Statements:
             return ir.CallProc(pos, name, list(call.args))
         effect = self.effects.get(name)
         if effect is None:
-            if self.functions.get(name) or name in self.rs.defines:
+            if self.functions.get(name) or (name in self.rs.defines and not call.builtin):
                 raise CheckError(f"'{name}' computes a value but changes nothing", call.pos,
                                  "use it inside an expression, or call an effect")
+            if call.builtin:
+                raise CheckError(f"there is no built-in effect '{name}'", call.pos,
+                                 suggest(name, self.effects.names()) or "see docs/language.md for the effects")
             known = set(self.effects.names()) | set(self.rs.procedures)
             raise CheckError(f"unknown effect or procedure '{name}'", call.pos,
                              suggest(name, known) or "see docs/language.md for the effects")
@@ -267,9 +273,10 @@ class Statements:
         legal actions are listed."""
         for call in {id(c): c for c in self.checker.chance_calls}.values():
             if id(call) not in self.statement_calls:
+                written = f"builtin.{call.func}" if call.builtin else call.func
                 self.errors.append(CheckError(
-                    f"{call.func}() draws a random number, which only a statement may do", call.pos,
-                    f"store it first with a statement, e.g. 'let r = {call.func}(...)', and use the local"))
+                    f"{written}() draws a random number, which only a statement may do", call.pos,
+                    f"store it first with a statement, e.g. 'let r = {written}(...)', and use the local"))
 
 
 def _walk(node):

@@ -46,7 +46,7 @@ def unparse(node) -> str:
     if isinstance(node, ast.Literal):
         return literal(node.value)
     if isinstance(node, ast.Name):
-        return node.id
+        return f"builtin.{node.id}" if node.builtin else node.id
     if isinstance(node, ast.Attr):
         return f"{_wrap(node.obj, 9)}.{node.name}"
     if isinstance(node, ast.Index):
@@ -56,7 +56,7 @@ def unparse(node) -> str:
         return f"{_wrap(node.obj, 9)}[{bounds[0]}:{bounds[1]}]"
     if isinstance(node, ast.Call):
         args = [unparse(a) for a in node.args] + [f"{k}={unparse(v)}" for k, v in node.kwargs]
-        return f"{node.func}({', '.join(args)})"
+        return f"{'builtin.' if node.builtin else ''}{node.func}({', '.join(args)})"
     if isinstance(node, ast.Comprehension):
         cond = f" if {unparse(node.cond)}" if node.cond is not None else ""
         inner = f"{unparse(node.elem)} for {node.var} in {unparse(node.source)}{cond}"

@@ -107,19 +107,33 @@ def view_component_ids(view) -> set:
     return found
 
 
+def random_playout(game, seed: int, decisions: int, each=None):
+    """Play a seeded game of random moves (``random.Random(seed)`` picks each), at most ``decisions``
+    moves; ``each(seat, actions, index, state)`` is told of every move once it is made.  Returns the
+    last state."""
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        seat, actions = state.current_player(), state.legal_actions()
+        index = rng.randrange(len(actions))
+        state.apply_action(actions[index])
+        if each is not None:
+            each(seat, actions, index, state)
+    return state
+
+
 def digest(game, seeds=(1, 2), decisions=80) -> str:
     """A SHA-256 of seeded random playouts: the legal action texts and the state after each action."""
     h = hashlib.sha256()
+
+    def record(seat, actions, index, state):
+        h.update(json.dumps([str(a) for a in actions]).encode())
+        h.update(json.dumps(state.to_json(), sort_keys=True).encode())
+
     for seed in seeds:
-        state = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        for _ in range(decisions):
-            if state.is_terminal():
-                break
-            actions = state.legal_actions()
-            h.update(json.dumps([str(a) for a in actions]).encode())
-            state.apply_action(actions[rng.randrange(len(actions))])
-            h.update(json.dumps(state.to_json(), sort_keys=True).encode())
+        random_playout(game, seed, decisions, record)
     return h.hexdigest()
 
 

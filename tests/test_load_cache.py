@@ -16,7 +16,7 @@ import textwrap
 
 import pytest
 
-from conftest import BROKEN, MINIMAL, ROOT, digest
+from conftest import BROKEN, MINIMAL, ROOT, digest, random_playout
 from interpreter import ErrorList, RulebookError, load_game
 from dsl import cache
 from dsl import parser as parser_module
@@ -62,7 +62,8 @@ CHILD = textwrap.dedent("""
 
 
 def run_child(names) -> dict:
-    code = CHILD.format(root=str(ROOT), names=names) + inspect.getsource(digest) + "main()\n"
+    code = (CHILD.format(root=str(ROOT), names=names) + inspect.getsource(random_playout)
+            + inspect.getsource(digest) + "main()\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ),
                           timeout=120)
     assert done.returncode == 0, done.stderr

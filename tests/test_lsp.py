@@ -117,3 +117,22 @@ def test_go_to_definition_also_into_the_base_of_a_variant(client, tmp_path):
     assert base[found["range"]["start"]["line"]].strip().startswith("street_size:")
     hover = client.at("textDocument/hover", path, 4, 36)
     assert "Cards laid out as the street" in hover["contents"]["value"]
+
+
+def test_a_name_that_hides_a_built_in_is_a_note_and_hovers_as_the_rulesets_own(client, tmp_path):
+    text = (ROOT / "tests" / "compat" / "rulesets" / "pig-own-roll.yaml").read_text(encoding="utf-8").replace(
+        "                    - roll()\n", "                    - roll()\n                    - let bonus = builtin.roll(6)\n")
+    path = tmp_path / "pig.yaml"
+    path.write_text(text, encoding="utf-8")
+    client.open(path, text)
+    [note] = client.diagnostics(path, timeout=10.0)
+    assert note["severity"] == 3 and note["range"]["start"] == {"line": 37, "character": 2}  # Information
+    assert note["message"].startswith("note: the procedure 'roll' hides the built-in function roll(sides")
+    own = client.at("textDocument/hover", path, *_position(text, "- roll()", 3))["contents"]["value"]
+    assert own.startswith("```\nroll()") and "procedure" in own and "hides the built-in" in own
+    builtin = client.at("textDocument/hover", path, *_position(text, "builtin.roll(6)", 9))["contents"]["value"]
+    assert builtin.startswith("```\nroll(sides: int) -> int") and "procedure" not in builtin
+    line, character = _position(text, "builtin.roll(6)", 8)
+    labels = {i["label"] for i in client.at("textDocument/completion", path, line, character)["items"]}
+    assert {"roll", "shuffle", "players"} <= labels and "turn_total" not in labels
+    assert client.at("textDocument/definition", path, *_position(text, "builtin.roll(6)", 9)) is None

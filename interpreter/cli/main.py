@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--players", type=_positive_int, help="check with this number of players")
     validate.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                           metavar="NAME=VALUE", help="check with this parameter value (repeatable)")
+    validate.add_argument("--strict", action="store_true",
+                          help="count notes (a name of the ruleset that hides a built-in) as errors")
     validate.set_defaults(run=cmd_validate)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -206,7 +208,8 @@ def seat_specs(text: str | None, game, default_first: str, default_rest: str = D
 
 # ---- validate ---------------------------------------------------------------------------------------
 def cmd_validate(args) -> int:
-    """Load every ruleset named; print each error, or one summary line per valid ruleset."""
+    """Load every ruleset named; print each error, or one summary line per valid ruleset and its
+    notes (with ``--strict``, a ruleset with notes fails)."""
     failed = False
     for path in _ruleset_files(args.paths):
         try:
@@ -215,7 +218,14 @@ def cmd_validate(args) -> int:
             print_error(exc, file=sys.stdout)
             failed = True
             continue
+        notes = game.ruleset.notes
+        if args.strict and notes:
+            print_error(ErrorList(notes), file=sys.stdout)
+            print(safe_text(f"{path}: {len(notes)} note(s), which --strict counts as errors"))
+            failed = True
+            continue
         print(safe_text(_summary(path, game)))
+        print_error(ErrorList(notes), file=sys.stdout)
     return 1 if failed else 0
 
 

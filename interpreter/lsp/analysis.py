@@ -20,6 +20,7 @@ from dsl.yaml_loader import Document, load_yaml_file, load_yaml_text
 
 from ..game import find_base, load_game
 
+BUILTIN = "builtin"  # builtin.NAME: the built-in, even where a name of the ruleset hides it
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 NAMED_SECTIONS = (("zones", "zone"), ("vars", "variable"), ("player_vars", "variable of each player"),
                   ("params", "parameter"), ("components", "component kind"), ("actions", "action"))
@@ -36,6 +37,7 @@ class Analysis:
     game: object = None  # the compiled game, when everything checked
     is_variant: bool = False
     text: str = ""
+    notes: list = field(default_factory=list)  # dsl.errors.Note: names of the ruleset that hide built-ins
 
 
 def analyse(text: str, path: str) -> Analysis:
@@ -49,6 +51,7 @@ def analyse(text: str, path: str) -> Analysis:
         pass  # load_game reports it below, with every other error
     try:
         result.game = load_game(path, text=text)
+        result.notes = list(result.game.ruleset.notes)
     except ErrorList as exc:
         result.errors = list(exc.errors)
     except RulebookError as exc:
@@ -71,9 +74,27 @@ def word_at(line: str, column: int):
     return None, column
 
 
+def builtin_qualified(line: str, start: int) -> bool:
+    """Whether the name that starts at 1-based ``start`` of ``line`` is written ``builtin.NAME``."""
+    return line[:start - 1].endswith(f"{BUILTIN}.")
+
+
 # ---- hover -------------------------------------------------------------------------------------
-def hover(analysis: Analysis, name: str) -> str | None:
-    """Markdown for a name: a built-in's signature and doc, or a declaration of the ruleset."""
+def hover(analysis: Analysis, name: str, qualified: bool = False) -> str | None:
+    """Markdown for a name as the checker resolves it: the ruleset's own declaration first (saying
+    which built-in it hides), else a built-in's signature and doc; ``qualified`` (``builtin.NAME``)
+    the built-in only."""
+    if name == BUILTIN and not qualified:
+        return (f"```\n{BUILTIN}.NAME\n```\nthe built-in NAME, even where a name of this ruleset "
+                "hides it: `builtin.roll(6)`, `builtin.players`")
+    own = None if qualified else _declared_hover(analysis, name)
+    if own is not None:
+        hidden = _builtin_hover(name)
+        return own if hidden is None else f"{own}\n\nhides the built-in (write `{BUILTIN}.{name}` for it):\n{hidden}"
+    return _builtin_hover(name)
+
+
+def _builtin_hover(name: str) -> str | None:
     for registry, what in ((FUNCTIONS, "function"), (EFFECTS, "effect")):
         entry = registry.get(name)
         if entry is not None:
@@ -81,6 +102,10 @@ def hover(analysis: Analysis, name: str) -> str | None:
     if name in BUILTIN_NAMES:
         entry = BUILTIN_NAMES[name]
         return f"```\n{name}: {entry.type}\n```\nbuilt-in name ({entry.where}): {entry.doc}"
+    return None
+
+
+def _declared_hover(analysis: Analysis, name: str) -> str | None:
     found = declaration(analysis, name)
     if found is None:
         return None
@@ -148,6 +173,8 @@ def completions(analysis: Analysis, line: str, column: int) -> list:
     one of key, attribute, name, function, effect."""
     before = line[:column - 1]
     dotted = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_0-9]*)$", before)
+    if dotted and dotted.group(1) == BUILTIN:
+        return _builtins()
     if dotted:
         return _attributes(analysis)
     stripped = before.lstrip(" -")
@@ -216,10 +243,14 @@ def _names(analysis: Analysis) -> list:
             if name:
                 out.append((name, "name", f"{what} {key}"))
     out += [(n, "name", "local") for n in _locals(analysis, data)]
-    out += [(n, "name", f"built-in: {e.type}") for n, e in BUILTIN_NAMES.items()]
+    return _unique(out + _builtins())
+
+
+def _builtins() -> list:
+    out = [(n, "name", f"built-in: {e.type}") for n, e in BUILTIN_NAMES.items()]
     out += [(n, "function", FUNCTIONS.get(n).signature()) for n in FUNCTIONS.names()]
     out += [(n, "effect", EFFECTS.get(n).signature()) for n in EFFECTS.names()]
-    return _unique(out)
+    return out
 
 
 LOCAL = re.compile(r"\blet\s+([A-Za-z_]\w*)\s*=|\b(?:for|simultaneous)\W+([A-Za-z_]\w*)\s+in\b")

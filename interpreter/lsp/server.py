@@ -31,6 +31,7 @@ class RulebookServer(LanguageServer):
             self.analyses[uri] = result
         lines = document.source.splitlines()
         diagnostics = [_diagnostic(error, path, lines) for error in result.errors]
+        diagnostics += [_diagnostic(note, path, lines, lsp.DiagnosticSeverity.Information) for note in result.notes]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version))
 
@@ -40,9 +41,9 @@ class RulebookServer(LanguageServer):
         return self.analyses[uri]
 
 
-def _diagnostic(error, path: str, lines: list) -> lsp.Diagnostic:
-    """An error at its position in this file; an error in another file (the base of a variant)
-    is shown on the first line, with its file and line in the message."""
+def _diagnostic(error, path: str, lines: list, severity=lsp.DiagnosticSeverity.Error) -> lsp.Diagnostic:
+    """An error (or a note, with severity Information) at its position in this file; one in another
+    file (the base of a variant) is shown on the first line, with its file and line in the message."""
     position = error.position
     here = position is not None and _same_file(position.file, path)
     message = an.problem_text(error) if here else str(error)
@@ -52,7 +53,7 @@ def _diagnostic(error, path: str, lines: list) -> lsp.Diagnostic:
     word = an.WORD.match(text, start) if start < len(text) else None
     end = word.end() if word else min(len(text), start + 1) if text else start
     return lsp.Diagnostic(range=lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start))),
-                          message=message, severity=lsp.DiagnosticSeverity.Error, source=SOURCE)
+                          message=message, severity=severity, source=SOURCE)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -65,10 +66,12 @@ def _line(server: RulebookServer, uri: str, number: int) -> str:
 
 
 def _name_at(server: RulebookServer, params):
-    """The name under the cursor of a request, and the analysis of its file."""
+    """The name under the cursor of a request, whether it is written ``builtin.NAME``, and the
+    analysis of its file."""
     uri = params.text_document.uri
     line = _line(server, uri, params.position.line)
-    return an.word_at(line, params.position.character + 1)[0], server.analysis(uri)
+    name, start = an.word_at(line, params.position.character + 1)
+    return name, an.builtin_qualified(line, start), server.analysis(uri)
 
 
 server = RulebookServer()
@@ -91,8 +94,8 @@ def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: RulebookServer, params: lsp.HoverParams):
-    name, analysis = _name_at(ls, params)
-    text = an.hover(analysis, name) if name else None
+    name, qualified, analysis = _name_at(ls, params)
+    text = an.hover(analysis, name, qualified) if name else None
     if text is None:
         return None
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
@@ -114,8 +117,8 @@ def completion(ls: RulebookServer, params: lsp.CompletionParams):
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: RulebookServer, params: lsp.DefinitionParams):
-    name, analysis = _name_at(ls, params)
-    found = an.definition(analysis, name) if name else None
+    name, qualified, analysis = _name_at(ls, params)
+    found = an.definition(analysis, name) if name and not qualified else None
     if found is None:
         return None
     start = lsp.Position(found.line - 1, found.column - 1)

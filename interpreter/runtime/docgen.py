@@ -35,6 +35,9 @@ def reference() -> str:
               "every player has `p.name`, and `p.X` for each player variable and zone of each player X.", ""]
     lines += ["Aggregates over comprehensions: `list`, `sum`, `count`, `any`, `all`, `min`, `max`, "
               "as in `sum(c.vp for c in p.hand if c.rank > 0)`.", ""]
+    lines += ["A name of the ruleset hides the built-in of the same spelling; every built-in above is also "
+              "`builtin.NAME` (`builtin.roll(6)`, `builtin.players`), which always means the built-in "
+              "(see [Your names before the built-ins](#your-names-before-the-built-ins)).", ""]
     return "\n".join(lines)
 
 

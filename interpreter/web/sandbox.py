@@ -61,11 +61,11 @@ def _main() -> None:
 def check(text: str, rulesets_dir: str, params: dict, players) -> dict:
     """Diagnostics at line:col, a summary and the ``explain`` text of a posted ruleset."""
     from dsl.explain import explain
-    game, errors = _load(text, rulesets_dir, params, players)
+    game, errors, notes = _load(text, rulesets_dir, params, players)
     if game is None:
         return {"ok": False, "errors": errors}
     rs = game.ruleset
-    return {"ok": True, "errors": [], "explain": explain(rs), "name": game.name,
+    return {"ok": True, "errors": [], "notes": notes, "explain": explain(rs), "name": game.name,
             "players": game.num_players, "min_players": rs.min_players, "max_players": rs.max_players}
 
 
@@ -73,7 +73,7 @@ def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, g
     """A quick simulation of bot games with the balance charts of ``rulebook simulate --report``."""
     from ..analysis import report
     from ..analysis.simulation import RunSpec, play_one, summarize
-    game, errors = _load(text, rulesets_dir, params, players)
+    game, errors, _ = _load(text, rulesets_dir, params, players)
     if game is None:
         return {"ok": False, "errors": errors}
     seats = seats or ["random"] * game.num_players
@@ -92,6 +92,8 @@ def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, g
 
 
 def _load(text, rulesets_dir, params, players):
+    """``(game, errors, notes)``: the game (None if it has errors) and the dicts of its errors and
+    of its notes (names of the ruleset that hide built-ins)."""
     from dsl.errors import ErrorList, RulebookError
     from .catalog import Catalog
     catalog = Catalog(rulesets_dir)
@@ -99,13 +101,14 @@ def _load(text, rulesets_dir, params, players):
         path = Path(folder) / "ruleset.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            return catalog.load_path(path, params or None, players), []
+            game = catalog.load_path(path, params or None, players)
         except ErrorList as exc:
-            return None, [_error_dict(e, path) for e in exc.errors]
+            return None, [_error_dict(e, path) for e in exc.errors], []
         except RulebookError as exc:
-            return None, [_error_dict(exc, path)]
+            return None, [_error_dict(exc, path)], []
         except RecursionError:
-            return None, [{"line": 0, "column": 0, "message": "the ruleset nests too deeply"}]
+            return None, [{"line": 0, "column": 0, "message": "the ruleset nests too deeply"}], []
+        return game, [], [_error_dict(note, path) for note in game.ruleset.notes]
 
 
 def _error_dict(error, path) -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
 from .conftest import ROOT, screenshot
@@ -141,3 +142,26 @@ def test_mafiadollar_four_people_two_bots_to_the_end(web_server, context):
         assert wait_ready(page) == "over"
         assert page.locator("#result").is_visible()
     screenshot(pages[people[0]], "table-mafiadollar")
+
+
+def test_the_designer_check_shows_names_that_hide_built_ins_as_notes(web_server):
+    text = (ROOT / "tests" / "compat" / "rulesets" / "pig-own-roll.yaml").read_text(encoding="utf-8")
+    result = httpx.post(web_server.url + "/api/designer/check", json={"text": text}, timeout=60).json()
+    assert result["ok"] and result["errors"] == []
+    [note] = result["notes"]
+    assert (note["line"], note["column"], note["stage"]) == (38, 3, "note")
+    assert "procedure 'roll' hides the built-in function" in note["message"] and "builtin.roll" in note["hint"]
+
+
+def test_the_designer_page_lists_the_notes_apart_from_errors(web_server, context):
+    text = (ROOT / "tests" / "compat" / "rulesets" / "pig-own-roll.yaml").read_text(encoding="utf-8")
+    page = context().new_page()
+    page.goto(web_server.url + "/designer?from=la-famiglia")
+    page.locator("#diagnostics li.ok").wait_for(timeout=60_000)
+    page.evaluate("text => editor.setValue(text)", text)
+    page.locator("#diagnostics li.note").wait_for(timeout=60_000)
+    note = page.locator("#diagnostics li.note")
+    assert note.count() == 1 and note.inner_text().startswith("38:3 note: the procedure 'roll' hides")
+    assert page.locator("#diagnostics li.ok").count() == 1
+    assert "note-line" in page.evaluate("editor.lineInfo(37).bgClass")
+    assert page.locator("#check-state").inner_text() == "valid, 1 note(s)"

@@ -9,21 +9,25 @@ let sequence = 0;
 let lastCheck = null;
 
 function showDiagnostics(result) {
-  for (const line of marked) editor.removeLineClass(line, "background", "diag-line");
+  for (const line of marked) {
+    editor.removeLineClass(line, "background", "diag-line");
+    editor.removeLineClass(line, "background", "note-line");
+  }
   marked = [];
   const list = clear(document.getElementById("diagnostics"));
   if (result.ok) {
     list.appendChild(el("li", "ok", `No errors: ${result.name}, ${result.min_players}–${result.max_players} players.`));
   }
-  for (const error of result.errors) {
+  for (const error of result.errors.concat(result.notes || [])) {  // errors, then notes (names hiding built-ins)
     const where = error.line ? `${error.line}:${error.column}` : (error.where || "");
-    const item = el("li", "diagnostic");
+    const note = error.stage === "note";  // a name of the ruleset that hides a built-in: not an error
+    const item = el("li", note ? "diagnostic note" : "diagnostic");
     item.appendChild(el("strong", "where", where));
     item.appendChild(document.createTextNode(` ${error.stage || "error"}: ${error.message}`));
     if (error.hint) item.appendChild(el("div", "dim", error.hint));
     item.dataset.line = String(error.line || 0);
     if (error.line) {
-      const handle = editor.addLineClass(error.line - 1, "background", "diag-line");
+      const handle = editor.addLineClass(error.line - 1, "background", note ? "note-line" : "diag-line");
       marked.push(handle);
       item.addEventListener("click", () => { editor.setCursor({line: error.line - 1, ch: Math.max(0, error.column - 1)}); editor.focus(); });
     }
@@ -51,7 +55,8 @@ async function check() {
     if (mine !== sequence) return;
     lastCheck = result;
     showDiagnostics(result);
-    document.getElementById("check-state").textContent = result.ok ? "valid" : `${result.errors.length} error(s)`;
+    const notes = result.ok && result.notes && result.notes.length ? `, ${result.notes.length} note(s)` : "";
+    document.getElementById("check-state").textContent = result.ok ? `valid${notes}` : `${result.errors.length} error(s)`;
   } catch (e) {
     document.getElementById("check-state").textContent = e.message;
   }
