@@ -144,6 +144,7 @@ CORE_TESTS = {
     "test_language.py", "test_errors.py", "test_scenarios.py", "test_cli.py", "test_explain.py",
     "test_stats.py", "test_replay_changed_rules.py", "test_python39.py", "test_load_cache.py",
     "test_codegen_indexes.py", "test_vm_openings.py", "test_graph_codec.py", "test_action_lists.py",
+    "test_architecture.py",
 }
 
 

@@ -8,11 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 from conftest import ROOT
-
-pytestmark = pytest.mark.core
 
 # The rooms from the bottom up: a room may import its own modules and those of the rooms below it.
 # Rooms on one floor (a tuple) do not import each other.
