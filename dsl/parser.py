@@ -8,13 +8,14 @@ import hashlib
 import io
 import sys
 from functools import lru_cache
-from pathlib import Path
+
+from rulebook_data import package_folder
 
 from . import ast, cache
 from .ast import INT_LIMIT, MAX_DEPTH
 from .errors import ExpressionSyntaxError, Position
 
-_GRAMMAR = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
+_GRAMMAR = (package_folder(__package__) / "rules.lark").read_text(encoding="utf-8")
 
 MAX_TEXT = 100_000  # characters of one expression or statement
 

@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import rulebook_data
+
 from .errors import COMMA_HINT, SchemaError, cut_at_a_comma
 from .yaml_loader import Document
 
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-SCHEMAS_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMAS_DIR = rulebook_data.SCHEMAS
 SCHEMA_PATH = SCHEMAS_DIR / "ruleset.schema.json"
 VARIANT_SCHEMA_PATH = SCHEMAS_DIR / "variant.schema.json"
 

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRAS = {"web", "lsp", "adapters"}
-CORE_FILES = sorted(p for folder in ("dsl", "interpreter") for p in (ROOT / folder).rglob("*.py")
+CORE_FILES = sorted(p for folder in ("dsl", "interpreter", "rulebook_data") for p in (ROOT / folder).rglob("*.py")
                     if not EXTRAS & set(p.relative_to(ROOT / folder).parts[:-1]))
 NEW_KEYWORDS = {"zip": {"strict"}, "dataclass": {"slots", "kw_only"}}
 

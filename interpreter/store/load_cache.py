@@ -33,12 +33,14 @@ from pathlib import Path
 import yaml
 
 from dsl import cache
+from dsl.schema import SCHEMAS_DIR
 
 from . import graph_codec
 
 _ENGINE = Path(__file__).resolve().parents[2]  # the folder holding dsl/ and interpreter/
-_ENGINE_FILES = ("dsl/*.py", "dsl/*.lark", "interpreter/*.py", "interpreter/compile/*.py", "interpreter/codegen/*.py",
-                 "interpreter/runtime/*.py", "interpreter/store/*.py", "schemas/*.json")
+_ENGINE_FILES = tuple((_ENGINE, pattern) for pattern in (
+    "dsl/*.py", "dsl/*.lark", "interpreter/*.py", "interpreter/compile/*.py", "interpreter/codegen/*.py",
+    "interpreter/runtime/*.py", "interpreter/store/*.py")) + ((SCHEMAS_DIR.parent, "schemas/*.json"),)
 _fingerprint = None
 
 
@@ -50,9 +52,9 @@ def engine_fingerprint() -> bytes:
         digest = hashlib.sha256(cache.FORMAT)
         digest.update(f"{sys.implementation.name} {sys.version} PyYAML {yaml.__version__}".encode())
         digest.update(Path(importlib.util.find_spec("lark").origin).read_bytes())
-        for pattern in _ENGINE_FILES:
-            for path in sorted(_ENGINE.glob(pattern)):
-                digest.update(path.relative_to(_ENGINE).as_posix().encode() + b"\0")
+        for base, pattern in _ENGINE_FILES:
+            for path in sorted(base.glob(pattern)):
+                digest.update(path.relative_to(base).as_posix().encode() + b"\0")
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
         _fingerprint = digest.digest()
     return _fingerprint

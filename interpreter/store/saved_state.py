@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 
 from dsl.errors import ParameterError, RulebookError
+from dsl.schema import SCHEMAS_DIR
 
 from ..runtime import chance, narration
 from ..runtime.instructions import CALL, CHOOSE
 from ..runtime.limits import INT_MAX, INT_MIN, MAX_ITEMS, MAX_TEXT
 from ..runtime.state import FORMAT, State
 
-SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "state.schema.json"
+SCHEMA = SCHEMAS_DIR / "state.schema.json"
 MAX_BYTES = 50_000_000
 MAX_DEPTH = 64
 

@@ -11,7 +11,6 @@ import asyncio
 import json
 import re
 import secrets
-from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -21,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dsl.errors import RulebookError
+from rulebook_data import package_folder
 
 from ..analysis.match_log import check_log
 from ..bots import BOTS
@@ -28,7 +28,7 @@ from . import sandbox
 from .catalog import Catalog
 from .tables import HUMAN, Table, TableStore
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = package_folder(__package__) / "static"
 MAX_BODY = sandbox.MAX_SOURCE + 20_000
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
 SIMULATE_SECONDS = 30.0
