@@ -1,7 +1,8 @@
 """Play logs: what was played, step by step, so that a game can be replayed and checked.
 
 A log is a JSON object: format and version, the ruleset (path, its sha256, the game's name, the
-fingerprint of the rules: see ``fingerprint.py``), the parameters in force, the number of players, the seed, the seat specs, and the steps.  Each step
+fingerprint of the rules: see ``fingerprint.py``), the version of rulebook that wrote it (absent in
+older logs), the parameters in force, the number of players, the seed, the seat specs, and the steps.  Each step
 holds the deciding seat, the action text, a digest of the legal action texts before the step and a
 digest of ``state.to_json()`` after it.  A finished game also stores the returns and the winners.
 Seats are 0-based, as in ``State.winners()``.  A file holds one log or a JSON list of logs
@@ -16,14 +17,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from dsl.errors import ParameterError, RulebookError
+from dsl.schema import SCHEMAS_DIR
 
 from ..game import load_game
 from ..store.saved_state import SavedStateError, parse_json
+from ..version import rulebook_version
 from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"
 VERSION = 1
-LOG_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schemas" / "log.schema.json"
+LOG_SCHEMA = SCHEMAS_DIR / "log.schema.json"
 MAX_LOG_BYTES = 200_000_000
 
 
@@ -40,7 +43,8 @@ def legal_digest(actions) -> str:
 def log_header(game, seats: list) -> dict:
     """What every log of games of ``game`` with these seat specs starts with (all but the seed)."""
     return {"format": FORMAT, "version": VERSION, "ruleset": str(Path(game.path).resolve()),
-            "ruleset_sha256": file_digest(game.path), **fingerprint(game), "game": game.name,
+            "ruleset_sha256": file_digest(game.path), **fingerprint(game), "rulebook_version": rulebook_version(),
+            "game": game.name,
             "params": dict(game.params),
             "players": game.num_players, "player_names": list(game.player_names), "seats": list(seats)}
 
@@ -156,7 +160,7 @@ def replay(path) -> ReplayReport:
         failure = replay_log(game, log)
         change = describe_change(log, game)
         if failure is not None:
-            report.mismatch = Mismatch(number, *failure)
+            report.mismatch = Mismatch(number, failure[0], failure[1] + _version_note(log))
             report.ruleset_change = change
             break
         if change and change not in report.warnings:
@@ -164,6 +168,14 @@ def replay(path) -> ReplayReport:
         report.games += 1
         report.steps += len(log["steps"])
     return report
+
+
+def _version_note(log: dict) -> str:
+    """A note on the rulebook that wrote a log, when it is another than this one (older logs say nothing)."""
+    written_by = log.get("rulebook_version")
+    if not isinstance(written_by, str) or written_by == rulebook_version():
+        return ""
+    return f" (the log was written by rulebook {written_by[:40]}; this is {rulebook_version()})"
 
 
 def _game_for(log: dict, games: dict):
