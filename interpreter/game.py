@@ -19,6 +19,7 @@ from dsl.registry import EFFECTS, FUNCTIONS
 from .runtime import effects as _effects  # noqa: F401  (fills the effect registry)
 from .runtime import functions as _functions  # noqa: F401  (fills the function registry)
 from .codegen import tellers
+from . import search_path
 from .runtime import chance, vm
 from .runtime.chance import ChanceRecord
 from .compile.program import Program, compile_program
@@ -30,59 +31,43 @@ from .runtime.state import State
 
 tellers.install()  # narration writes its tellers with the code generator
 
-RULESETS_DIR = Path(os.environ.get("RULEBOOK_RULESETS", Path(__file__).resolve().parent.parent / "rulesets"))
+
+RULESETS_DIR = search_path.SHIPPED  # the shipped rulesets
 
 
 def find_ruleset(name_or_path: str | os.PathLike) -> Path:
-    """A ruleset file from a path, or from the name of a ruleset, a shipped variant or an example
-    (a file anywhere under ``rulesets/``: ``pig``, ``kuhn-poker``, a variant's file name)."""
+    """A ruleset file from a path, or from the name of a ruleset, a variant or an example in the
+    search path of :mod:`interpreter.search_path` (``rulesets/`` here, the user's folder, the shipped
+    ones: ``pig``, ``kuhn-poker``, a variant's file name)."""
     if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
         raise ErrorList([ParameterError(f"a ruleset is named by a text or a path, not {name_or_path!r}")])
     path = Path(name_or_path)
     try:
         if path.suffix in (".yaml", ".yml") or path.exists():
             return path
-        found = named_ruleset(str(name_or_path))
+        found = search_path.find_named(str(name_or_path))
     except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte)
         found = None
     if found is not None:
         return found
-    names = sorted({p.stem for p in shipped_rulesets()})
-    close = difflib.get_close_matches(str(name_or_path), names, n=3)
+    close = difflib.get_close_matches(str(name_or_path), search_path.all_names(), n=3)
     hint = (f"did you mean {' or '.join(repr(c) for c in close)}?" if close else
-            f"known rulesets: {', '.join(p.stem for p in sorted(RULESETS_DIR.glob('*.yaml'))) or 'none'}; "
-            "`rulebook variants GAME` lists a game's variants")
+            f"known rulesets: {', '.join(search_path.known_names()) or 'none'}; "
+            "`rulebook variants GAME` lists a game's variants, `rulebook where` the folders searched")
     shown = repr(str(name_or_path)) if len(str(name_or_path)) <= 80 else repr(str(name_or_path)[:80]) + "..."
     raise ErrorList([ParameterError(f"no ruleset named {shown}", hint=hint)])
 
 
-def shipped_rulesets() -> list:
-    """Every ruleset and variant file under ``rulesets/``."""
-    return sorted(p for p in RULESETS_DIR.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-
-
-def named_ruleset(name: str):
-    """The file under ``rulesets/`` that a name means: ``NAME.yaml`` there, or in one of its folders."""
-    for candidate in (RULESETS_DIR / f"{name}.yaml", RULESETS_DIR / f"{name}.yml"):
-        if candidate.is_file():
-            return candidate
-    for path in shipped_rulesets():
-        if name in (path.stem, path.relative_to(RULESETS_DIR).with_suffix("").as_posix()):
-            return path
-    return None
-
-
 def find_base(name: str, folder: Path):
     """The file a variant's ``extends:`` names: a path relative to the variant, or a ruleset name."""
-    for candidate in (folder / name, folder / f"{name}.yaml", RULESETS_DIR / f"{name}.yaml",
-                      RULESETS_DIR / name):
+    for candidate in (folder / name, folder / f"{name}.yaml"):
         if candidate.is_file():
             return candidate
-    return named_ruleset(name)
+    return search_path.find_named(name)
 
 
 def load_game(name_or_path, params=None, players=None, text=None, cache: bool = True, find=None) -> "Game":
-    """Load, check and compile a ruleset or variant (a name under ``rulesets/`` or a path; with
+    """Load, check and compile a ruleset or variant (a name in the search path or a path; with
     ``text``, that text as the file at the path).  A game loaded from a file is kept in the user's
     cache folder and read from there the next time (:mod:`interpreter.store.load_cache`; ``cache=False``
     or ``RULEBOOK_NO_CACHE=1`` turn that off).  ``find(name, folder)`` locates the file an

@@ -40,6 +40,9 @@ TESTS = Path(__file__).resolve().parent
 # in folders of its own); RULEBOOK_NO_CACHE=0 runs the whole suite through the cache.
 os.environ.setdefault("RULEBOOK_NO_CACHE", "1")
 ROOT = TESTS.parent
+# Ruleset names mean the shipped rulesets, whatever the user keeps in their own rulesets folder
+# (interpreter/search_path.py): the user folder is one that does not exist.
+os.environ["RULEBOOK_PATH"] = str(TESTS / "no-user-rulesets")
 if str(ROOT) not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(ROOT))
 
@@ -144,7 +147,7 @@ CORE_TESTS = {
     "test_language.py", "test_errors.py", "test_scenarios.py", "test_cli.py", "test_explain.py",
     "test_stats.py", "test_replay_changed_rules.py", "test_python39.py", "test_load_cache.py",
     "test_codegen_indexes.py", "test_vm_openings.py", "test_graph_codec.py", "test_action_lists.py",
-    "test_architecture.py",
+    "test_architecture.py", "test_search_path.py",
 }
 
 

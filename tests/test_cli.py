@@ -200,6 +200,12 @@ def test_simulate_passes_parameters(capsys):
     assert result["params"]["street_size"] == 3 and result["params"]["open_hands"] is True
 
 
+def test_seats_set_the_number_of_players_the_game_allows(capsys):
+    assert load_game("gangster").num_players == 4
+    code, out, _ = run(capsys, "simulate", "gangster", "--json", "-n", 1, "--seats", "random,random")
+    assert code == 0 and json.loads(out)["players"] == 2 and json.loads(out)["seats"] == ["random", "random"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--seats", "random"], "--seats lists 1 seat(s)"),
     (["--seats", "random,nobody"], "unknown bot 'nobody'"),

@@ -11,7 +11,8 @@ from rich.text import Text
 from dsl.explain import explain, first_comment, parameter_rows
 from dsl.yaml_loader import load_yaml_file
 
-from ..game import RULESETS_DIR, find_base, find_ruleset
+from .. import search_path
+from ..game import find_base, find_ruleset
 from .safe import plain, safe_text
 
 
@@ -36,12 +37,14 @@ def cmd_params(args, game) -> int:
 
 
 def variants_of(game_name: str) -> list:
-    """Every variant file under rulesets/ whose chain of ``extends`` reaches the ruleset named."""
+    """Every variant file in the search folders whose chain of ``extends`` reaches the ruleset named."""
     target = find_ruleset(game_name).resolve()
-    found = []
-    for path in sorted(RULESETS_DIR.rglob("*.yaml")):
-        if _extends_chain_reaches(path, target):
-            found.append(path)
+    found, seen = [], set()
+    for _, folder in search_path.search_folders():
+        for path in search_path.ruleset_files(folder):
+            if path.resolve() not in seen and _extends_chain_reaches(path, target):
+                seen.add(path.resolve())
+                found.append(path)
     return found
 
 
@@ -63,8 +66,7 @@ def _extends_chain_reaches(path: Path, target: Path, depth: int = 0) -> bool:
 
 def cmd_variants(args, game) -> int:
     variants = variants_of(args.game)
-    rows = [{"file": str(p.relative_to(RULESETS_DIR.parent)) if p.is_relative_to(RULESETS_DIR.parent) else str(p),
-             "about": first_comment(p)} for p in variants]
+    rows = [{"file": search_path.shown(p), "about": first_comment(p)} for p in variants]
     if args.json:
         print(json.dumps({"variants": rows, "parameters": parameter_rows(game.ruleset)}, ensure_ascii=False))
         return 0

@@ -16,9 +16,10 @@ from rich.text import Text
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
 
-from . import info as cli_info, sim as cli_sim, sweep as cli_sweep
+from . import folders as cli_folders, info as cli_info, sim as cli_sim, sweep as cli_sweep
 from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
+from ..version import rulebook_version
 from ..analysis.match_log import replay, write_logs
 from .play import QuitGame, Table, resume_record
 from .replay_show import show_replay
@@ -57,6 +58,7 @@ def print_error(exc: RulebookError, file=None) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rulebook", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"rulebook {rulebook_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     validate = commands.add_parser("validate", help="check rulesets and report every error")
@@ -115,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sweep = commands.add_parser("sweep", help="simulate every value of one or two parameters with the same "
                                 "seeds and bots, and show how the results move")
-    sweep.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    sweep.add_argument("game", metavar="GAME", help="a ruleset name (see rulebook where) or a path")
     sweep.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                        metavar="NAME=VALUES", help="NAME=v1,v2,... or NAME=a..b sweeps the parameter (one or "
                                                    "two of them); NAME=VALUE fixes it (repeatable)")
@@ -126,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.set_defaults(run=cmd_sweep)
 
     tournament = commands.add_parser("tournament", help="play bots against each other in every seat order")
-    tournament.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    tournament.add_argument("game", metavar="GAME", help="a ruleset name (see rulebook where) or a path")
     tournament.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. mcts,greedy,random")
     tournament.add_argument("--players", type=_positive_int, help="number of players")
     tournament.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
@@ -139,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
             ("variants", "list the shipped variants and the parameters of a game", cli_info.cmd_variants),
             ("explain", "print the effective rules of a ruleset or variant as text", cli_info.cmd_explain)):
         info = commands.add_parser(name, help=helptext)
-        info.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+        info.add_argument("game", metavar="GAME", help="a ruleset name (see rulebook where) or a path")
         info.add_argument("--players", type=_positive_int, help="number of players")
         info.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                           metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
@@ -162,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
                             help="with --show: the N-th game of a file of several")
     replay_cmd.set_defaults(run=cmd_replay)
 
+    cli_folders.add_commands(commands)
+
     serve = commands.add_parser("serve", help="run the web table: lobby, tables with bots, designer page")
     web_serve.add_arguments(serve)
     serve.set_defaults(run=web_serve.cmd_serve)
@@ -169,9 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_game_arguments(parser: argparse.ArgumentParser, seats_help: str) -> None:
-    parser.add_argument("game", metavar="GAME", help="a ruleset name under rulesets/ or a path")
+    parser.add_argument("game", metavar="GAME", help="a ruleset name (see rulebook where) or a path")
     parser.add_argument("--seats", help=seats_help)
-    parser.add_argument("--players", type=_positive_int, help="number of players (default: the ruleset's)")
+    parser.add_argument("--players", type=_positive_int, help="number of players (default: as many as --seats "
+                        "lists, else the ruleset's)")
     parser.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                         metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
 
@@ -187,8 +192,15 @@ _positive_int = cli_sim.positive_int
 
 
 def _load(args):
-    """The game named on the command line, with its --set parameters and --players."""
-    return load_game(args.game, params=dict(args.settings), players=args.players)
+    """The game named on the command line, with its --set parameters and --players; without
+    --players, with as many players as --seats lists (when the game allows that many)."""
+    game = load_game(args.game, params=dict(args.settings), players=args.players)
+    seats = getattr(args, "seats", None)
+    if args.players is None and seats:
+        count = len(split_specs(seats))
+        if count != game.num_players and game.ruleset.min_players <= count <= game.ruleset.max_players:
+            game = load_game(args.game, params=dict(args.settings), players=count)
+    return game
 
 
 def seat_specs(text: str | None, game, default_first: str, default_rest: str = DEFAULT_BOT) -> list:
