@@ -1,5 +1,6 @@
 """A small Language Server Protocol client for the tests: JSON-RPC 2.0 with Content-Length framing
-over the stdin and stdout of ``rulebook lsp``."""
+over the stdin and stdout of ``rulebook lsp`` (this checkout's by default; .ci/smoke_installed.py gives
+the command of an installed one and the folder it runs in)."""
 from __future__ import annotations
 
 import json
@@ -14,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class LspClient:
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "lsp"], cwd=ROOT,
+    def __init__(self, command=None, cwd=ROOT):
+        self.cwd = Path(cwd)
+        self.process = subprocess.Popen(command or [sys.executable, "-m", "interpreter.cli", "lsp"], cwd=self.cwd,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.messages: queue.Queue = queue.Queue()
         self.next_id = 0
@@ -68,7 +70,7 @@ class LspClient:
 
     # ---- the protocol ------------------------------------------------------------------------------
     def initialize(self) -> dict:
-        result = self.request("initialize", {"processId": None, "rootUri": ROOT.as_uri(), "capabilities": {}},
+        result = self.request("initialize", {"processId": None, "rootUri": self.cwd.resolve().as_uri(), "capabilities": {}},
                               timeout=30.0)
         self.notify("initialized", {})
         return result
