@@ -7,7 +7,7 @@ extras, unless --core).  Every command runs as the installed ``rulebook`` in a f
 HOME and the XDG folders inside it; none may end in a traceback.  Checks: --version; every shipped
 ruleset validates by name (with --core, the variants' bases only); a simulation; ``new`` then ``validate`` and ``where``; a terminal game with
 piped input; with the extras, ``serve`` (the lobby page, a static file, every shipped game in
-/api/rulesets) and ``lsp`` (diagnostics of a document).  The expected rulesets are the checkout's.
+/api/rulesets, the designer's check of a variant) and ``lsp`` (diagnostics of a document).  The expected rulesets are the checkout's.
 """
 from __future__ import annotations
 
@@ -113,7 +113,10 @@ class Smoke:
             keys = sorted(entry["key"] for entry in listed["rulesets"])
             assert keys == KEYS, f"the lobby lists {keys}, not {KEYS}"
             assert not [entry for entry in listed["rulesets"] if entry.get("error")], listed
-            print(f"  ok  rulebook serve: the lobby, a static file, {len(keys)} rulesets")
+            design = {"text": "extends: pig\nparams:\n  target: {default: 20}\n"}
+            checked = json.loads(_get(base + "/api/designer/check", server, body=design))
+            assert checked.get("ok") is True, checked
+            print(f"  ok  rulebook serve: the lobby, a static file, {len(keys)} rulesets, a designer check")
         finally:
             server.terminate()
             _, err = server.communicate(timeout=20)
@@ -132,12 +135,14 @@ class Smoke:
         print(f"  ok  rulebook lsp: {len(diagnostics)} diagnostic(s) of a broken document")
 
 
-def _get(url: str, server, seconds: float = 60) -> str:
-    """The body of a GET, retried while the server starts."""
+def _get(url: str, server, seconds: float = 60, body=None) -> str:
+    """The body of a GET (a POST of ``body`` as JSON), retried while the server starts."""
     deadline = time.monotonic() + seconds
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=10) as answer:
+            with urllib.request.urlopen(request, timeout=30) as answer:
                 return answer.read().decode("utf-8")
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:

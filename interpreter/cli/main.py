@@ -343,7 +343,8 @@ def cmd_lsp(args) -> int:
         from ..lsp.server import main as serve
     except ImportError as exc:
         raise ParameterError(f"the language server needs the lsp extra ({exc})",
-                             hint="pip install -e '.[lsp]'") from None
+                             hint="install rulebook with its lsp extra: pip install -e '.[lsp]' in a "
+                                  "checkout, or pipx install the wheel as 'rulebook-….whl[lsp]'") from None
     return serve()
 
 

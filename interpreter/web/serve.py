@@ -31,7 +31,8 @@ def cmd_serve(args) -> int:
         import uvicorn
         from .app import create_app
     except ImportError as exc:
-        print(f"rulebook serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'",
+        print(f"rulebook serve needs the web extra ({exc.name} is missing): pip install -e '.[web]' in a "
+              "checkout, or pipx install the wheel as 'rulebook-….whl[web]'",
               file=sys.stderr)
         return 1
     rulesets = Path(args.rulesets)
