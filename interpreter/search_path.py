@@ -34,7 +34,10 @@ def user_folders() -> list:
 
 def search_folders() -> list:
     """The folders searched for a name, in order, as (what the folder is, its path); each folder once."""
-    folders = [("current folder", Path.cwd() / "rulesets")]
+    try:
+        folders = [("current folder", Path.cwd() / "rulesets")]
+    except OSError:  # the current folder was removed
+        folders = []
     folders += [("user folder", folder) for folder in user_folders()]
     folders.append(("shipped", SHIPPED))
     seen, unique = set(), []

@@ -3,6 +3,7 @@ and ``new`` (a starter ruleset in the user's folder)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from itertools import dropwhile
 from pathlib import Path
@@ -51,7 +52,8 @@ def _print_folders() -> int:
     for kind, folder in search_path.search_folders():
         state = "" if folder.is_dir() else "  (absent)"
         print(safe_text(f"  {kind:<15} {folder}{state}"))
-    print("Set RULEBOOK_PATH (folders separated by ':' or ';') to replace the user folder.")
+    print(f"Set RULEBOOK_PATH (folders separated by {os.pathsep!r}) to replace the user folder; rulebook new "
+          "writes into the first user folder.")
     print(safe_text(f"JSON Schemas: {rulebook_data.SCHEMAS}"))
     print(safe_text(f"Documents:    {rulebook_data.DOCS}  (games/ holds each shipped game's rules and rulings)"))
     return 0

@@ -6,14 +6,14 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
+import rulebook_data
 from dsl.registry import BUILTIN_NAMES, EFFECTS, FUNCTIONS
 
 from . import effects as _effects  # noqa: F401  (fills the registry)
 from . import functions as _functions  # noqa: F401  (fills the registry)
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "language.md"
+DOC = rulebook_data.DOCS / "language.md"  # in a checkout: docs/language.md
 START, END = "<!-- builtins:start -->", "<!-- builtins:end -->"
 
 
