@@ -85,6 +85,15 @@ def test_a_relative_name_and_a_file_name_find_the_file_in_a_subfolder(places):
     assert search_path.find_named("classic/kuhn-poker") == rulebook_data.RULESETS / "classic" / "kuhn-poker.yaml"
 
 
+def test_validate_takes_a_name_with_its_folder(places, capsys):
+    _, user = places
+    write(user / "drafts", "tiny.yaml")
+    code, out, _ = run(capsys, "validate", "drafts/tiny", "classic/kuhn-poker")
+    assert code == 0 and out.count(": OK: ") == 2 and str(user / "drafts" / "tiny.yaml") in out
+    code, _, err = run(capsys, "validate", "drafts/none")
+    assert code == 1 and "drafts/none: no such file or folder" in err
+
+
 def test_rulebook_path_folders_are_searched_in_their_order(places, tmp_path, monkeypatch):
     first, second = tmp_path / "first", tmp_path / "second"
     write(second, "game.yaml")

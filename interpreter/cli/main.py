@@ -17,6 +17,7 @@ from rich.text import Text
 from dsl.errors import ErrorList, ParameterError, RulebookError
 
 from . import folders as cli_folders, info as cli_info, sim as cli_sim, sweep as cli_sweep
+from .. import search_path
 from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
 from ..version import rulebook_version
@@ -253,13 +254,23 @@ def _ruleset_files(paths: list) -> list:
             files += found
         elif path.exists():
             files.append(path)
-        elif path.suffix in (".yaml", ".yml") or len(path.parts) > 1:
-            raise ParameterError(f"{name}: no such file or folder")
         else:
-            found = find_ruleset(name)
+            found = _named_file(name)
             inside = os.path.relpath(found)
             files.append(Path(inside) if not inside.startswith("..") else found)
     return files
+
+
+def _named_file(name: str) -> Path:
+    """The file a ruleset name means; a name that looks like a path (``x.yaml``, ``a/b``) and is not a
+    ruleset's name is a missing file."""
+    path = Path(name)
+    if path.suffix not in (".yaml", ".yml") and len(path.parts) == 1:
+        return find_ruleset(name)
+    found = None if path.suffix or path.is_absolute() else search_path.find_named(name)
+    if found is None:
+        raise ParameterError(f"{name}: no such file or folder")
+    return found
 
 
 def _summary(path, game) -> str:
