@@ -5,6 +5,11 @@ In the repository they stay at the top level (``rulesets/``, ``schemas/``, ``doc
 a symbolic link to each, so that the same package resources exist in a checkout, in an editable install
 and in a wheel or sdist (which the build fills with copies of the linked files, see pyproject.toml).
 Code finds them here, through :mod:`importlib.resources`, never through paths relative to its own file.
+
+Why links: the wheel's package data must sit inside a package, and the repository keeps the folders at
+its top. Links need no build step (a build-time copy would leave an editable install or a plain
+checkout without the data) and no second copy in git. A checkout needs a git that makes symbolic
+links (on Windows: ``core.symlinks``).
 """
 from __future__ import annotations
 
