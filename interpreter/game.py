@@ -19,11 +19,11 @@ from dsl.registry import EFFECTS, FUNCTIONS
 from .runtime import effects as _effects  # noqa: F401  (fills the effect registry)
 from .runtime import functions as _functions  # noqa: F401  (fills the function registry)
 from .codegen import tellers
-from . import search_path
 from .runtime import chance, vm
 from .runtime.chance import ChanceRecord
 from .compile.program import Program, compile_program
 from .runtime.effects import GameOver
+from .store import search_path
 from .store.load_cache import Store
 from .store.saved_state import state_from_data
 from .runtime.layout import Layout
@@ -37,7 +37,7 @@ RULESETS_DIR = search_path.SHIPPED  # the shipped rulesets
 
 def find_ruleset(name_or_path: str | os.PathLike) -> Path:
     """A ruleset file from a path, or from the name of a ruleset, a variant or an example in the
-    search path of :mod:`interpreter.search_path` (``rulesets/`` here, the user's folder, the shipped
+    search path of :mod:`interpreter.store.search_path` (``rulesets/`` here, the user's folder, the shipped
     ones: ``pig``, ``kuhn-poker``, a variant's file name)."""
     if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
         raise ErrorList([ParameterError(f"a ruleset is named by a text or a path, not {name_or_path!r}")])

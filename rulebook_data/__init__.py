@@ -1,5 +1,5 @@
 """The data rulebook ships: the rulesets (with their variants, examples and classics), the JSON Schemas
-and the documents that commands and rulesets point to.
+and the documents that commands and rulesets point to; and the installed version.
 
 In the repository they stay at the top level (``rulesets/``, ``schemas/``, ``docs/``); this package holds
 a symbolic link to each, so that the same package resources exist in a checkout, in an editable install
@@ -13,6 +13,7 @@ links (on Windows: ``core.symlinks``).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -32,3 +33,14 @@ ROOT = package_folder(__name__)
 RULESETS = (ROOT / "rulesets").resolve()
 SCHEMAS = (ROOT / "schemas").resolve()
 DOCS = (ROOT / "docs").resolve()
+
+
+@lru_cache(maxsize=None)
+def rulebook_version() -> str:
+    """The installed version of rulebook, from the package metadata (``rulebook --version``; logs and
+    saved game records note it beside the ruleset's hash); ``unknown`` in a checkout never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulebook")
+    except PackageNotFoundError:
+        return "unknown"

@@ -41,7 +41,7 @@ TESTS = Path(__file__).resolve().parent
 os.environ.setdefault("RULEBOOK_NO_CACHE", "1")
 ROOT = TESTS.parent
 # Ruleset names mean the shipped rulesets, whatever the user keeps in their own rulesets folder
-# (interpreter/search_path.py): the user folder is one that does not exist.
+# (interpreter/store/search_path.py): the user folder is one that does not exist.
 os.environ["RULEBOOK_PATH"] = str(TESTS / "no-user-rulesets")
 if str(ROOT) not in sys.path:  # run from a checkout without installing the package
     sys.path.insert(0, str(ROOT))

@@ -1,4 +1,4 @@
-"""Where ruleset names lead (interpreter/search_path.py), and the commands about it: ``rulebook where``,
+"""Where ruleset names lead (interpreter/store/search_path.py), and the commands about it: ``rulebook where``,
 ``rulebook new``, ``rulebook --version``; the shipped data found as package resources (rulebook_data)."""
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import pytest
 
 import rulebook_data
 from dsl.schema import SCHEMA_PATH
-from interpreter import find_ruleset, load_game, search_path
+from interpreter import find_ruleset, load_game
 from interpreter.analysis.match_log import log_header, read_logs, replay
 from interpreter.cli import main
-from interpreter.version import rulebook_version
+from interpreter.store import search_path
+from rulebook_data import rulebook_version
 
 from conftest import ROOT
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from dsl.errors import ParameterError, RulebookError
 from dsl.schema import SCHEMAS_DIR
+from rulebook_data import rulebook_version
 
 from ..game import load_game
 from ..store.saved_state import SavedStateError, parse_json
-from ..version import rulebook_version
 from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"

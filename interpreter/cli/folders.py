@@ -12,7 +12,7 @@ import rulebook_data
 from dsl.errors import ParameterError
 from dsl.schema import SCHEMA_PATH
 
-from .. import search_path
+from ..store import search_path
 from ..game import find_ruleset
 from .safe import safe_text
 

@@ -11,7 +11,7 @@ from rich.text import Text
 from dsl.explain import explain, first_comment, parameter_rows
 from dsl.yaml_loader import load_yaml_file
 
-from .. import search_path
+from ..store import search_path
 from ..game import find_base, find_ruleset
 from .safe import plain, safe_text
 

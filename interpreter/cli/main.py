@@ -15,12 +15,12 @@ from rich.console import Console
 from rich.text import Text
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
+from rulebook_data import rulebook_version
 
 from . import folders as cli_folders, info as cli_info, sim as cli_sim, sweep as cli_sweep
-from .. import search_path
+from ..store import search_path
 from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
-from ..version import rulebook_version
 from ..analysis.match_log import replay, write_logs
 from .play import QuitGame, Table, resume_record
 from .replay_show import show_replay
