@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-
 from dsl.errors import ParameterError, RulebookError
 from dsl.schema import SCHEMAS_DIR
 
