@@ -147,3 +147,13 @@ def test_observation_vectors_see_what_a_seat_sees():
     n = observer.num_names
     assert own[start] == other[start] == 4.0  # both see how many cards
     assert sum(own[start + 1:start + 1 + n]) == 4.0 and sum(other[start + 1:start + 1 + n]) == 0.0
+
+
+def test_openspiel_game_strings_round_trip_ruleset_parameters():
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("rulebook", {"ruleset": "classic/goofspiel", "params": "num_cards=3 points_order=random"})
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game) and "params=num_cards:3 points_order:random" in str(game)
+    assert again.rulebook is game.rulebook and game.rulebook.params["num_cards"] == 3

@@ -5,8 +5,10 @@
     >>> game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "players": 2})
 
 Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
-default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
-e.g. ``"num_cards=6 points_order=random"``), ``seed`` (the seeds of new games are drawn from it;
+default), ``params`` (the ruleset's parameters as ``name:value`` pairs separated by spaces,
+e.g. ``"num_cards:6 points_order:random"``; ``name=value`` is read too, and the game string always
+writes ``name:value``, which OpenSpiel's game-string parser keeps, so ``pyspiel.load_game(str(game))``
+rebuilds the game), ``seed`` (the seeds of new games are drawn from it;
 -1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``margin``: a
 seat's score minus the best score of the others; ``win``: 1 for the winner, 0 for each of several
 seats sharing a win, -1 for the others).
@@ -75,15 +77,22 @@ GAME_TYPES = {(explicit, zero_sum): game_type(
     for explicit in (False, True) for zero_sum in (False, True)}
 
 
+def params_text(values: dict) -> str:
+    """The ``params`` game parameter of these ruleset parameters, as the game string writes it."""
+    return " ".join(f"{name}:{str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in sorted(values.items()))
+
+
 def engine_game(ruleset: str, players: int, params: str):
     """The engine's game for the adapter's parameters (loaded once per process)."""
     return cached_game(ruleset, players or None, _parse_params(params))
 
 
 def _parse_params(text: str) -> dict:
+    """The ruleset's parameters from ``name:value`` (or ``name=value``) pairs separated by spaces."""
     values = {}
     for pair in text.split():
-        name, _, raw = pair.partition("=")
+        name, _, raw = pair.partition("=" if "=" in pair.split(":", 1)[0] else ":")
         low = raw.lower()
         if low in ("true", "false"):
             values[name] = low == "true"
@@ -98,6 +107,7 @@ def _parse_params(text: str) -> dict:
 class RulebookGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        params["params"] = params_text(_parse_params(str(params["params"])))
         self.spec = (str(params["ruleset"]), int(params["players"]), str(params["params"]))
         self.rulebook = engine_game(*self.spec)
         self.utility = str(params["utility"])
