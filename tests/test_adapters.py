@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from conftest import RULESETS, player_counts
+from conftest import RULESETS, VARIANTS, player_counts
 from interpreter import load_game
 from interpreter.adapters.match import Match, MatchObserver
 from interpreter.runtime.observations import Observer, observation_string
@@ -64,42 +64,105 @@ def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
         assert "game" in e.render()
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=_id)
-def test_openspiel_random_simulation(path):
+def test_openspiel_game_type_comes_from_the_ruleset():
+    """Perfect information where nothing is hidden (tic-tac-toe, Connect Four; Kuhn hides hands),
+    zero-sum where the ruleset declares scoring.sum: 0, deterministic chance in seeded mode."""
     pyspiel = extra("pyspiel", "openspiel")
-    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    import interpreter.adapters.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("rulebook", {"ruleset": str(path), "players": player_counts(path)[0], "seed": 3})
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    Type = pyspiel.GameType
+    for ruleset, explicit, information, chance, utility in (
+            ("classic/tic-tac-toe", False, Type.Information.PERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("classic/connect-four", True, Type.Information.PERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("classic/kuhn-poker", True, Type.Information.IMPERFECT_INFORMATION,
+             Type.ChanceMode.EXPLICIT_STOCHASTIC, Type.Utility.ZERO_SUM),
+            ("classic/kuhn-poker", False, Type.Information.IMPERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("la-famiglia", False, Type.Information.IMPERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.GENERAL_SUM)):
+        kind = pyspiel.load_game("rulebook", {"ruleset": ruleset, "explicit_chance": explicit}).get_type()
+        assert (kind.information, kind.chance_mode, kind.utility) == (information, chance, utility), ruleset
+    forced = pyspiel.load_game("rulebook", {"ruleset": "la-famiglia", "zero_sum": True})
+    assert forced.get_type().utility == Type.Utility.ZERO_SUM  # the parameter stays an override
+
+
+def test_alpha_beta_solves_tic_tac_toe_through_the_adapter():
+    extra("pyspiel", "openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    value, _ = minimax.alpha_beta_search(pyspiel.load_game("rulebook", {"ruleset": "classic/tic-tac-toe"}))
+    assert value == 0.0
+
+
+@pytest.mark.parametrize("path", RULESETS + VARIANTS, ids=_id)
+def test_declared_score_sums_hold_over_random_games(path):
+    """scoring.sum: the scores of random games (in both chance modes) add up to what is declared."""
+    game = load_game(path)
+    declared = game.ruleset.score_sum
+    if declared is None:
+        return
+    rng = random.Random(5)
+    for index in range(30):
+        match = Match(game.new_initial_state(index, explicit_chance=index % 2 == 1))
+        while not match.is_terminal():
+            match.apply_id(rng.choice(match.legal_ids()))
+        assert sum(match.returns()) == declared, (index, match.returns())
+
+
+def test_openspiel_truncates_at_max_game_length():
+    """A game that reaches max_game_length unfinished is terminal, with the scores as they stand
+    shifted to the declared sum; its state serializes like any other."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "max_game_length": 1, "seed": 2})
+    assert game.max_game_length() == 1
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.legal_actions() == [] and state.match.truncated
+    assert sum(state.returns()) == 0.0
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.is_terminal() and str(again) == str(state)
+    pyspiel.random_sim_test(pyspiel.load_game("rulebook", {"ruleset": "mafiadollar", "max_game_length": 50}),
+                            num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_states_serialize_clone_and_pickle():
-    """pyspiel.serialize_game_and_state (and so pickling a pyspiel state) needs a C++ RNG state for
-    sampled chance, which a Python game cannot give; the state's own serialize/deserialize_state
-    work, and pickle the match as the engine's exact JSON."""
+    """pyspiel.serialize_game_and_state (seeded and explicit chance), the state's own
+    serialize/deserialize_state, clones, and pickling the match as the engine's exact JSON."""
     import pickle
 
     pyspiel = extra("pyspiel", "openspiel")
     import interpreter.adapters.openspiel  # noqa: F401
 
-    for ruleset, players in (("la-famiglia", 2), ("gangster", 3)):
-        game = pyspiel.load_game("rulebook", {"ruleset": ruleset, "players": players, "seed": 5})
+    for ruleset, players, explicit in (("la-famiglia", 2, False), ("gangster", 3, False), ("gangster", 4, True)):
+        game = pyspiel.load_game("rulebook", {"ruleset": ruleset, "players": players, "seed": 5,
+                                              "explicit_chance": explicit})
         state = game.new_initial_state()
         rng = random.Random(1)
         for _ in range(25):
-            state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
         copy = game.deserialize_state(state.serialize())
+        again_game, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
         clone = state.clone()
-        for other in (copy, clone):
+        assert str(again_game) == str(game)
+        for other in (copy, clone, again):
             assert str(other) == str(state) and other.history() == state.history()
             assert other.information_state_string(1) == state.information_state_string(1)
             assert other.information_state_tensor(1) == state.information_state_tensor(1)
+            assert other.legal_actions() == state.legal_actions()
         assert clone.match.game is state.match.game  # the game is shared, never copied
         again = pickle.loads(pickle.dumps(state.match))
         assert again.to_dict() == state.match.to_dict() and again.game is state.match.game
-        clone.apply_action(clone.legal_actions()[0])
+        clone.apply_action(clone.legal_actions()[0] if not clone.is_chance_node() else clone.chance_outcomes()[0][0])
         assert str(clone) != str(state)
 
 

@@ -1,10 +1,14 @@
 """A match as the adapters see it: an engine state, the staged choice in progress (in a staged
-action space, see :mod:`interpreter.runtime.action_ids`) and the actions taken so far.
+action space, see :mod:`interpreter.runtime.action_ids`), the actions taken so far and a cap on them.
 
 Every decision is taken as ids: ``legal_ids()`` and ``apply_id(i)``.  In a flat space one id is one
 action; in a staged space each id is one stage, the prefix is kept here until it names a whole
 action, and only then is the engine state changed.  Clones, observations and information-state
 strings include the prefix (the deciding seat's own partial choice, which no other seat sees).
+
+``limit`` caps the ids the players take (chance outcomes are not counted): a match that reaches it
+unfinished is *truncated* — it counts as over (``is_terminal()``, nobody to move) and its returns are
+the scores as they stand.
 """
 from __future__ import annotations
 
@@ -18,13 +22,15 @@ from ..runtime.observations import Observer, action_text, information_state_stri
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen")
+    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit")
 
-    def __init__(self, state, prefix=(), history=None):
+    def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
         self.prefix = tuple(prefix)
         self.history = list(history or [])  # (actor seat, public, text, prompt, ids) per action taken
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
+        self.steps = steps  # ids taken by the players
+        self.limit = limit  # the cap on steps (None: none)
 
     @property
     def game(self):
@@ -35,13 +41,25 @@ class Match:
         return self.state.game.action_space()
 
     def current_player(self):
-        return self.state.current_player()
+        return None if self.truncated else self.state.current_player()
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the match reached its cap unfinished."""
+        return self.limit is not None and self.steps >= self.limit and not self.state.is_terminal()
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.truncated
+
+    def winners(self) -> list:
+        """The seats with the best (score, tie-breaks…), of a finished or a truncated match."""
+        if not self.truncated:
+            return self.state.winners()
+        keys = [self.game.rank_key(self.state, p) for p in range(self.game.num_players)]
+        return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        if self.state.is_terminal():
+        if self.is_terminal():
             return []
         if self.state.is_chance_node():
             return [outcome.index for outcome, _ in self.state.chance_outcomes()]
@@ -54,13 +72,18 @@ class Match:
             self.seen = {}
             self.state.apply_action(int(i))
             return
+        if self.truncated:
+            raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
+                                     hint="it is over (truncated): start a new one")
         space = self.space
         if not space.staged:
             self._take(space.action_from_id(self.state, i), (i,))
+            self.steps += 1
             return
         if i not in space.legal_ids(self.state, self.prefix):
             raise IllegalActionError(f"the id {i} is not legal at this stage",
                                      hint="choose one of the legal ids (the action mask)")
+        self.steps += 1
         prefix = self.prefix + (i,)
         self.seen = {}
         table = space.legal_table(self.state)
@@ -80,7 +103,7 @@ class Match:
         state.apply_action(action)
 
     def clone(self) -> "Match":
-        return Match(self.state.clone(), self.prefix, self.history)
+        return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
 
     def __deepcopy__(self, memo) -> "Match":
         return self.clone()  # the game is shared, never copied
@@ -92,7 +115,7 @@ class Match:
 
     def determinized(self, seat, rng) -> "Match":
         """A copy in which what ``seat`` cannot see is dealt anew (``State.determinize``)."""
-        return Match(self.state.determinize(seat, rng), self.prefix, self.history)
+        return Match(self.state.determinize(seat, rng), self.prefix, self.history, self.steps, self.limit)
 
     def returns(self) -> list:
         return [float(r) for r in self.state.returns()]
@@ -119,12 +142,13 @@ class Match:
 
     def to_dict(self) -> dict:
         return {"state": self.state.to_dict(), "prefix": list(self.prefix),
-                "history": [list(entry) for entry in self.history]}
+                "history": [list(entry) for entry in self.history], "steps": self.steps, "limit": self.limit}
 
     @classmethod
     def from_dict(cls, game, data) -> "Match":
         return cls(game.state_from_json(data["state"]), tuple(data.get("prefix", ())),
-                   [tuple(entry[:4]) + (tuple(entry[4]),) for entry in data.get("history", ())])
+                   [tuple(entry[:4]) + (tuple(entry[4]),) for entry in data.get("history", ())],
+                   int(data.get("steps", 0)), data.get("limit"))
 
 
 _GAMES: dict = {}
