@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 
+import numpy as np
 import pytest
 
 from conftest import RULESETS, VARIANTS, player_counts
@@ -28,6 +29,11 @@ GAMES = [(path, n) for path in RULESETS
          for n in (sorted({player_counts(path)[0], player_counts(path)[-1]}) if path.stem in SLOW else player_counts(path))]
 
 
+SLOW_TEST = [pytest.mark.slow, pytest.mark.skipif(not os.environ.get("RULEBOOK_SLOW"),
+                                                  reason="a slow test: run with RULEBOOK_SLOW=1")]
+SLOW_VARIANTS = [pytest.param(path, marks=SLOW_TEST) for path in VARIANTS]  # CI: the rulesets they extend
+
+
 def _id(value):
     return getattr(value, "stem", str(value))
 
@@ -40,7 +46,70 @@ def test_pettingzoo_api_and_seed(path, players):
 
     cycles = 40 if path.stem in SLOW else 300
     pz_test.api_test(env(str(path), players=players), num_cycles=cycles)
+    pz_test.api_test(env(str(path), players=players, action_mask_in="info"), num_cycles=cycles // 3)
     pz_test.seed_test(lambda: env(str(path), players=players), num_cycles=cycles // 3)
+
+
+def bombard(e, cycles, rng):
+    """What PettingZoo's bombardment_test means to check, with masked actions: reset and step every
+    agent again and again; every observation lies in its space and keeps its class, shape and dtype.
+    (PettingZoo 1.27's own bombardment_test cannot run on a turn-based environment with masks —
+    its own classic environments fail it too: it reads the return of ``step``, which api_test
+    requires to be None, and samples actions without the mask.)"""
+    e.reset(seed=rng.randrange(1 << 30))
+    first = e.last()[0]
+    for _ in range(cycles):
+        for agent in e.agent_iter(e.num_agents):
+            observation, _, termination, truncation, info = e.last()
+            assert e.observation_space(agent).contains(observation)
+            array = observation if isinstance(observation, np.ndarray) else observation["observation"]
+            reference = first if isinstance(first, np.ndarray) else first["observation"]
+            assert array.shape == reference.shape and array.dtype == reference.dtype == np.float32
+            mask = info["action_mask"] if isinstance(observation, np.ndarray) else observation["action_mask"]
+            e.step(None if termination or truncation else rng.choice(np.flatnonzero(mask).tolist()))
+        e.reset(seed=rng.randrange(1 << 30))
+
+
+@pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
+def test_pettingzoo_bombardment(path):
+    extra("gymnasium", "rl")
+    from interpreter.adapters.pettingzoo import env
+
+    rng = random.Random(3)
+    cycles = 2 if "mafiadollar" in path.stem or "pferderennen" in path.stem else 10
+    bombard(env(str(path)), cycles, rng)
+    bombard(env(str(path), action_mask_in="info"), cycles, rng)
+
+
+def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
+    """max_cycles as PettingZoo's max_cycles_test checks it, with masked actions (its own test
+    samples actions without the mask, and a short game ends before the cap): in the AEC
+    environment each agent steps max_cycles times and then once more (the truncated step), in the
+    parallel one there are max_cycles steps."""
+    extra("gymnasium", "rl")
+    from interpreter.adapters.pettingzoo import environment_module
+
+    module = environment_module("classic/connect-four")  # no game ends before each player dropped 3 discs
+    rng = random.Random(0)
+    for max_cycles in (1, 2, 3):
+        parallel = module.parallel_env(max_cycles=max_cycles)
+        observations, infos = parallel.reset(seed=1)
+        steps = 0
+        while parallel.agents:
+            actions = {a: rng.choice(np.flatnonzero(observations[a]["action_mask"]).tolist() or [0])
+                       for a in parallel.agents}
+            observations, rewards, terminations, truncations, infos = parallel.step(actions)
+            steps += 1
+        assert steps == max_cycles and all(truncations.values())
+        e = module.env(max_cycles=max_cycles)
+        e.reset(seed=2)
+        counts = dict.fromkeys(e.possible_agents, 0)
+        for agent in e.agent_iter():
+            counts[agent] += 1
+            observation, _, termination, truncation, _ = e.last()
+            e.step(None if termination or truncation
+                   else rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        assert max(counts.values()) == max_cycles + 1 and all(e.truncations.values())
 
 
 def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
@@ -62,6 +131,20 @@ def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
             e.step(action)
         assert [rewards[a] for a in e.possible_agents] == e.match.returns()
         assert "game" in e.render()
+
+
+@pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
+@pytest.mark.parametrize("explicit", [False, True], ids=["seeded", "explicit"])
+def test_openspiel_random_simulation_with_serialization(path, explicit):
+    """OpenSpiel's game_test checks: random_sim_test with serialize (serialize_game_and_state
+    round trips along the game), in both chance modes; long games capped by max_game_length."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+
+    cap = 60 if path.stem.split("-")[0] in ("mafiadollar", "pferderennen") else 2000
+    game = pyspiel.load_game("rulebook", {"ruleset": str(path), "players": player_counts(path)[0], "seed": 3,
+                                          "explicit_chance": explicit, "max_game_length": cap})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_game_type_comes_from_the_ruleset():
