@@ -27,7 +27,7 @@ class Match:
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
         self.prefix = tuple(prefix)
-        self.history = list(history or [])  # (actor seat, public, text, prompt, ids) per action taken
+        self.history = list(history or [])  # (actor seat, public, action or its text, prompt, ids) per action
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
         self.steps = steps  # ids taken by the players
         self.limit = limit  # the cap on steps (None: none)
@@ -41,7 +41,9 @@ class Match:
         return self.state.game.action_space()
 
     def current_player(self):
-        return None if self.truncated else self.state.current_player()
+        if self.limit is not None and self.steps >= self.limit and not self.state.over:
+            return None  # truncated
+        return self.state.current_player()
 
     @property
     def truncated(self) -> bool:
@@ -98,7 +100,7 @@ class Match:
         frame = state.stack[-1]
         prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
         seat = state.current_player()
-        self.history.append((seat, bool(action.public), action_text(action), prompt, tuple(ids)))
+        self.history.append((seat, bool(action.public), action, prompt, ids))
         self.seen = {}
         state.apply_action(action)
 
@@ -142,7 +144,9 @@ class Match:
 
     def to_dict(self) -> dict:
         return {"state": self.state.to_dict(), "prefix": list(self.prefix),
-                "history": [list(entry) for entry in self.history], "steps": self.steps, "limit": self.limit}
+                "history": [[seat, public, action if isinstance(action, str) else action_text(action), prompt,
+                             list(ids)] for seat, public, action, prompt, ids in self.history],
+                "steps": self.steps, "limit": self.limit}
 
     @classmethod
     def from_dict(cls, game, data) -> "Match":

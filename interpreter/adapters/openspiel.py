@@ -56,6 +56,7 @@ _DEFAULTS = {"ruleset": "classic/kuhn-poker", "players": 0, "params": "", "seed"
              "explicit_chance": False, "zero_sum": False, "max_game_length": MAX_GAME_LENGTH}
 UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 MIN_CHANCE_OUTCOMES = 6  # explicit chance: a shuffle has at most one outcome per component, a die 6 sides
 
 
@@ -143,6 +144,8 @@ class RulebookGame(pyspiel.Game):
         bound = 1.0 if self.utility == "win" else SCORE_BOUND
         self.returns_sum = _utility_sum(self.rulebook, self.utility, bool(params["zero_sum"]))
         self.explicit_chance = bool(params["explicit_chance"])
+        # rules that draw no random number have no chance node to show: their states run seeded
+        self.explicit_states = self.explicit_chance and draws_chance(self.rulebook.ruleset)
         self.decision_cap = int(params["max_game_length"])
         if self.decision_cap < 1:
             raise ValueError("max_game_length must be at least 1")
@@ -181,7 +184,7 @@ class RulebookGame(pyspiel.Game):
         return self._new_match(seed)
 
     def _new_match(self, seed) -> Match:
-        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance),
+        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_states),
                      limit=self.decision_cap)
 
     def new_initial_state(self):
@@ -221,18 +224,20 @@ class RulebookState(pyspiel.State):
         return game.peek(self._seed)
 
     def current_player(self):
-        seat = self.match.current_player()
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        match = self._match if self._match is not None else self.match
+        seat = match.current_player()
+        return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player):
-        return self.match.legal_ids() if player == self.match.current_player() else []
+        match = self._match if self._match is not None else self.match
+        return match.legal_ids() if player == match.current_player() else []
 
     def chance_outcomes(self):
         """``(outcome, probability)`` at a chance node (explicit chance only)."""
         return [(outcome.index, p) for outcome, p in self.match.state.chance_outcomes()]
 
     def _apply_action(self, action):
-        self.match.apply_id(int(action))
+        (self._match if self._match is not None else self.match).apply_id(action)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -240,7 +245,7 @@ class RulebookState(pyspiel.State):
         return self.get_game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
-        return self.match.is_terminal()
+        return (self._match if self._match is not None else self.match).is_terminal()
 
     def returns(self):
         match = self.match
