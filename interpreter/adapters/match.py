@@ -182,8 +182,13 @@ class MatchObserver:
         self.space = game.action_space()
         self.observer = Observer(game, self.space.strings)
         self.history = history
-        blocks = (1 if self.space.staged else 0) + (2 if history else 0)
-        self.size = self.observer.size + blocks * self.space.size
+        names = (["own partial choice"] if self.space.staged else []) + (
+            ["own actions", "others' public actions"] if history else [])
+        self.layout = list(self.observer.layout)  # (what, start, length) of each block
+        self.size = self.observer.size
+        for name in names:
+            self.layout.append((f"{name} (counts over the ids)", self.size, self.space.size))
+            self.size += self.space.size
 
     def encode(self, match, seat) -> list:
         key = ("vector", seat)
