@@ -289,7 +289,12 @@ class RulebookObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        self.tensor[:] = np.asarray(self.encoder.encode(state.seen_match(), player), dtype=np.float32)
+        match = state.seen_match()
+        key = ("tensor", player, self.perfect_recall)  # OpenSpiel asks again and again between moves
+        array = match.seen.get(key)
+        if array is None:
+            array = match.seen[key] = np.asarray(self.encoder.encode(match, player), dtype=np.float32)
+        self.tensor[:] = array
 
     def string_from(self, state, player):
         if self.perfect_recall:
