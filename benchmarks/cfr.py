@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10, help="report every N iterations")
     args = parser.parse_args()
     game = pyspiel.load_game("rulebook", {"ruleset": args.ruleset, "players": 2,
-                                          "explicit_chance": True, "zero_sum": True})
+                                          "explicit_chance": True})
     solver = cfr.CFRPlusSolver(game)
     start = time.process_time()
     print(f"{args.ruleset}: OpenSpiel CFR+ through the rulebook adapter (explicit chance)")

@@ -226,5 +226,6 @@ class Ruleset:
     symbols: dict = field(default_factory=dict)  # Node -> tuple
     data: object = None  # the raw document data, for tools such as `explain`
     reveal: tuple = ()  # the zone families every seat sees once the game is over
+    score_sum: int | None = None  # scoring.sum: what the scores of every finished game add up to
     stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order
     notes: list = field(default_factory=list)  # dsl.errors.Note: names of the ruleset that hide built-ins

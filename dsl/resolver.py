@@ -204,6 +204,7 @@ class Resolver(Declarations, Statements, Decisions):
                              for i in range(len(spec.get("tiebreak") or []))]
         if "evaluation" in spec:
             self.rs.evaluation = self.expr(("scoring", "evaluation"), scope, INT, "an evaluation")
+        self.rs.score_sum = spec.get("sum")
         reveal = spec.get("reveal") or []
         if reveal == "all":
             reveal = list(self.rs.zones)

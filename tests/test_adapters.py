@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import random
 
+import numpy as np
 import pytest
 
-from conftest import RULESETS, player_counts
+from conftest import RULESETS, VARIANTS, player_counts
 from interpreter import load_game
 from interpreter.adapters.match import Match, MatchObserver
 from interpreter.runtime.observations import Observer, observation_string
@@ -28,6 +29,11 @@ GAMES = [(path, n) for path in RULESETS
          for n in (sorted({player_counts(path)[0], player_counts(path)[-1]}) if path.stem in SLOW else player_counts(path))]
 
 
+SLOW_TEST = [pytest.mark.slow, pytest.mark.skipif(not os.environ.get("RULEBOOK_SLOW"),
+                                                  reason="a slow test: run with RULEBOOK_SLOW=1")]
+SLOW_VARIANTS = [pytest.param(path, marks=SLOW_TEST) for path in VARIANTS]  # CI: the rulesets they extend
+
+
 def _id(value):
     return getattr(value, "stem", str(value))
 
@@ -40,7 +46,70 @@ def test_pettingzoo_api_and_seed(path, players):
 
     cycles = 40 if path.stem in SLOW else 300
     pz_test.api_test(env(str(path), players=players), num_cycles=cycles)
+    pz_test.api_test(env(str(path), players=players, action_mask_in="info"), num_cycles=cycles // 3)
     pz_test.seed_test(lambda: env(str(path), players=players), num_cycles=cycles // 3)
+
+
+def bombard(e, cycles, rng):
+    """What PettingZoo's bombardment_test means to check, with masked actions: reset and step every
+    agent again and again; every observation lies in its space and keeps its class, shape and dtype.
+    (PettingZoo 1.27's own bombardment_test cannot run on a turn-based environment with masks —
+    its own classic environments fail it too: it reads the return of ``step``, which api_test
+    requires to be None, and samples actions without the mask.)"""
+    e.reset(seed=rng.randrange(1 << 30))
+    first = e.last()[0]
+    for _ in range(cycles):
+        for agent in e.agent_iter(e.num_agents):
+            observation, _, termination, truncation, info = e.last()
+            assert e.observation_space(agent).contains(observation)
+            array = observation if isinstance(observation, np.ndarray) else observation["observation"]
+            reference = first if isinstance(first, np.ndarray) else first["observation"]
+            assert array.shape == reference.shape and array.dtype == reference.dtype == np.float32
+            mask = info["action_mask"] if isinstance(observation, np.ndarray) else observation["action_mask"]
+            e.step(None if termination or truncation else rng.choice(np.flatnonzero(mask).tolist()))
+        e.reset(seed=rng.randrange(1 << 30))
+
+
+@pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
+def test_pettingzoo_bombardment(path):
+    extra("gymnasium", "rl")
+    from interpreter.adapters.pettingzoo import env
+
+    rng = random.Random(3)
+    cycles = 2 if "mafiadollar" in path.stem or "pferderennen" in path.stem else 10
+    bombard(env(str(path)), cycles, rng)
+    bombard(env(str(path), action_mask_in="info"), cycles, rng)
+
+
+def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
+    """max_cycles as PettingZoo's max_cycles_test checks it, with masked actions (its own test
+    samples actions without the mask, and a short game ends before the cap): in the AEC
+    environment each agent steps max_cycles times and then once more (the truncated step), in the
+    parallel one there are max_cycles steps."""
+    extra("gymnasium", "rl")
+    from interpreter.adapters.pettingzoo import environment_module
+
+    module = environment_module("classic/connect-four")  # no game ends before each player dropped 3 discs
+    rng = random.Random(0)
+    for max_cycles in (1, 2, 3):
+        parallel = module.parallel_env(max_cycles=max_cycles)
+        observations, infos = parallel.reset(seed=1)
+        steps = 0
+        while parallel.agents:
+            actions = {a: rng.choice(np.flatnonzero(observations[a]["action_mask"]).tolist() or [0])
+                       for a in parallel.agents}
+            observations, rewards, terminations, truncations, infos = parallel.step(actions)
+            steps += 1
+        assert steps == max_cycles and all(truncations.values())
+        e = module.env(max_cycles=max_cycles)
+        e.reset(seed=2)
+        counts = dict.fromkeys(e.possible_agents, 0)
+        for agent in e.agent_iter():
+            counts[agent] += 1
+            observation, _, termination, truncation, _ = e.last()
+            e.step(None if termination or truncation
+                   else rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        assert max(counts.values()) == max_cycles + 1 and all(e.truncations.values())
 
 
 def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
@@ -64,42 +133,119 @@ def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
         assert "game" in e.render()
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=_id)
-def test_openspiel_random_simulation(path):
+@pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
+@pytest.mark.parametrize("explicit", [False, True], ids=["seeded", "explicit"])
+def test_openspiel_random_simulation_with_serialization(path, explicit):
+    """OpenSpiel's game_test checks: random_sim_test with serialize (serialize_game_and_state
+    round trips along the game), in both chance modes; long games capped by max_game_length."""
     pyspiel = extra("pyspiel", "openspiel")
     import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
 
-    game = pyspiel.load_game("rulebook", {"ruleset": str(path), "players": player_counts(path)[0], "seed": 3})
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    cap = 60 if path.stem.split("-")[0] in ("mafiadollar", "pferderennen") else 2000
+    game = pyspiel.load_game("rulebook", {"ruleset": str(path), "players": player_counts(path)[0], "seed": 3,
+                                          "explicit_chance": explicit, "max_game_length": cap})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_openspiel_game_type_comes_from_the_ruleset():
+    """Perfect information where nothing is hidden (tic-tac-toe, Connect Four; Kuhn hides hands),
+    zero-sum where the ruleset declares scoring.sum: 0, deterministic chance in seeded mode."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    Type = pyspiel.GameType
+    for ruleset, explicit, information, chance, utility in (
+            ("classic/tic-tac-toe", False, Type.Information.PERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("classic/connect-four", True, Type.Information.PERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("classic/kuhn-poker", True, Type.Information.IMPERFECT_INFORMATION,
+             Type.ChanceMode.EXPLICIT_STOCHASTIC, Type.Utility.ZERO_SUM),
+            ("classic/kuhn-poker", False, Type.Information.IMPERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.ZERO_SUM),
+            ("la-famiglia", False, Type.Information.IMPERFECT_INFORMATION, Type.ChanceMode.DETERMINISTIC,
+             Type.Utility.GENERAL_SUM)):
+        kind = pyspiel.load_game("rulebook", {"ruleset": ruleset, "explicit_chance": explicit}).get_type()
+        assert (kind.information, kind.chance_mode, kind.utility) == (information, chance, utility), ruleset
+    forced = pyspiel.load_game("rulebook", {"ruleset": "la-famiglia", "zero_sum": True})
+    assert forced.get_type().utility == Type.Utility.ZERO_SUM  # the parameter stays an override
+
+
+def test_alpha_beta_solves_tic_tac_toe_through_the_adapter():
+    extra("pyspiel", "openspiel")
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    value, _ = minimax.alpha_beta_search(pyspiel.load_game("rulebook", {"ruleset": "classic/tic-tac-toe"}))
+    assert value == 0.0
+
+
+@pytest.mark.parametrize("path", RULESETS + VARIANTS, ids=_id)
+def test_declared_score_sums_hold_over_random_games(path):
+    """scoring.sum: the scores of random games (in both chance modes) add up to what is declared."""
+    game = load_game(path)
+    declared = game.ruleset.score_sum
+    if declared is None:
+        return
+    rng = random.Random(5)
+    for index in range(30):
+        match = Match(game.new_initial_state(index, explicit_chance=index % 2 == 1))
+        while not match.is_terminal():
+            match.apply_id(rng.choice(match.legal_ids()))
+        assert sum(match.returns()) == declared, (index, match.returns())
+
+
+def test_openspiel_truncates_at_max_game_length():
+    """A game that reaches max_game_length unfinished is terminal, with the scores as they stand
+    shifted to the declared sum; its state serializes like any other."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "max_game_length": 1, "seed": 2})
+    assert game.max_game_length() == 1
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.legal_actions() == [] and state.match.truncated
+    assert sum(state.returns()) == 0.0
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.is_terminal() and str(again) == str(state)
+    pyspiel.random_sim_test(pyspiel.load_game("rulebook", {"ruleset": "mafiadollar", "max_game_length": 50}),
+                            num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_states_serialize_clone_and_pickle():
-    """pyspiel.serialize_game_and_state (and so pickling a pyspiel state) needs a C++ RNG state for
-    sampled chance, which a Python game cannot give; the state's own serialize/deserialize_state
-    work, and pickle the match as the engine's exact JSON."""
+    """pyspiel.serialize_game_and_state (seeded and explicit chance), the state's own
+    serialize/deserialize_state, clones, and pickling the match as the engine's exact JSON."""
     import pickle
 
     pyspiel = extra("pyspiel", "openspiel")
     import interpreter.adapters.openspiel  # noqa: F401
 
-    for ruleset, players in (("la-famiglia", 2), ("gangster", 3)):
-        game = pyspiel.load_game("rulebook", {"ruleset": ruleset, "players": players, "seed": 5})
+    for ruleset, players, explicit in (("la-famiglia", 2, False), ("gangster", 3, False), ("gangster", 4, True)):
+        game = pyspiel.load_game("rulebook", {"ruleset": ruleset, "players": players, "seed": 5,
+                                              "explicit_chance": explicit})
         state = game.new_initial_state()
         rng = random.Random(1)
         for _ in range(25):
-            state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
         copy = game.deserialize_state(state.serialize())
+        again_game, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
         clone = state.clone()
-        for other in (copy, clone):
+        assert str(again_game) == str(game)
+        for other in (copy, clone, again):
             assert str(other) == str(state) and other.history() == state.history()
             assert other.information_state_string(1) == state.information_state_string(1)
             assert other.information_state_tensor(1) == state.information_state_tensor(1)
+            assert other.legal_actions() == state.legal_actions()
         assert clone.match.game is state.match.game  # the game is shared, never copied
         again = pickle.loads(pickle.dumps(state.match))
         assert again.to_dict() == state.match.to_dict() and again.game is state.match.game
-        clone.apply_action(clone.legal_actions()[0])
+        clone.apply_action(clone.legal_actions()[0] if not clone.is_chance_node() else clone.chance_outcomes()[0][0])
         assert str(clone) != str(state)
 
 
@@ -147,3 +293,27 @@ def test_observation_vectors_see_what_a_seat_sees():
     n = observer.num_names
     assert own[start] == other[start] == 4.0  # both see how many cards
     assert sum(own[start + 1:start + 1 + n]) == 4.0 and sum(other[start + 1:start + 1 + n]) == 0.0
+
+
+def test_openspiel_game_strings_round_trip_ruleset_parameters():
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("rulebook", {"ruleset": "classic/goofspiel", "params": "num_cards=3 points_order=random"})
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game) and "params=num_cards:3 points_order:random" in str(game)
+    assert again.rulebook is game.rulebook and game.rulebook.params["num_cards"] == 3
+
+
+def test_the_training_example_of_the_docs_beats_random():
+    """docs/interop.md's training example, run as it stands: each trained agent wins more often
+    against a random player than a random player does in the same seats."""
+    extra("gymnasium", "rl")
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "interop.md").read_text(encoding="utf-8")
+    code = text.split("### Training an agent (run by the tests)", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {"__name__": "interop_example"}
+    exec(compile(code, "docs/interop.md", "exec"), namespace)  # our own documentation, not input
+    for ruleset, (trained, untrained) in namespace["results"].items():
+        assert trained > untrained + 0.1, (ruleset, trained, untrained)

@@ -21,7 +21,7 @@ def test_cfr_plus_on_the_kuhn_poker_ruleset_finds_its_value():
     from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
     game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "players": 2,
-                                          "explicit_chance": True, "zero_sum": True})
+                                          "explicit_chance": True})
     assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     solver = cfr.CFRPlusSolver(game)
     for _ in range(ITERATIONS):

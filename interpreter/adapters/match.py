@@ -1,10 +1,14 @@
 """A match as the adapters see it: an engine state, the staged choice in progress (in a staged
-action space, see :mod:`interpreter.runtime.action_ids`) and the actions taken so far.
+action space, see :mod:`interpreter.runtime.action_ids`), the actions taken so far and a cap on them.
 
 Every decision is taken as ids: ``legal_ids()`` and ``apply_id(i)``.  In a flat space one id is one
 action; in a staged space each id is one stage, the prefix is kept here until it names a whole
 action, and only then is the engine state changed.  Clones, observations and information-state
 strings include the prefix (the deciding seat's own partial choice, which no other seat sees).
+
+``limit`` caps the ids the players take (chance outcomes are not counted): a match that reaches it
+unfinished is *truncated* — it counts as over (``is_terminal()``, nobody to move) and its returns are
+the scores as they stand.
 """
 from __future__ import annotations
 
@@ -18,13 +22,15 @@ from ..runtime.observations import Observer, action_text, information_state_stri
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen")
+    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit")
 
-    def __init__(self, state, prefix=(), history=None):
+    def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
         self.prefix = tuple(prefix)
-        self.history = list(history or [])  # (actor seat, public, text, prompt, ids) per action taken
+        self.history = list(history or [])  # (actor seat, public, action or its text, prompt, ids) per action
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
+        self.steps = steps  # ids taken by the players
+        self.limit = limit  # the cap on steps (None: none)
 
     @property
     def game(self):
@@ -35,13 +41,27 @@ class Match:
         return self.state.game.action_space()
 
     def current_player(self):
+        if self.limit is not None and self.steps >= self.limit and not self.state.over:
+            return None  # truncated
         return self.state.current_player()
 
+    @property
+    def truncated(self) -> bool:
+        """Whether the match reached its cap unfinished."""
+        return self.limit is not None and self.steps >= self.limit and not self.state.is_terminal()
+
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_terminal() or self.truncated
+
+    def winners(self) -> list:
+        """The seats with the best (score, tie-breaks…), of a finished or a truncated match."""
+        if not self.truncated:
+            return self.state.winners()
+        keys = [self.game.rank_key(self.state, p) for p in range(self.game.num_players)]
+        return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        if self.state.is_terminal():
+        if self.is_terminal():
             return []
         if self.state.is_chance_node():
             return [outcome.index for outcome, _ in self.state.chance_outcomes()]
@@ -54,13 +74,18 @@ class Match:
             self.seen = {}
             self.state.apply_action(int(i))
             return
+        if self.truncated:
+            raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
+                                     hint="it is over (truncated): start a new one")
         space = self.space
         if not space.staged:
             self._take(space.action_from_id(self.state, i), (i,))
+            self.steps += 1
             return
         if i not in space.legal_ids(self.state, self.prefix):
             raise IllegalActionError(f"the id {i} is not legal at this stage",
                                      hint="choose one of the legal ids (the action mask)")
+        self.steps += 1
         prefix = self.prefix + (i,)
         self.seen = {}
         table = space.legal_table(self.state)
@@ -75,12 +100,12 @@ class Match:
         frame = state.stack[-1]
         prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
         seat = state.current_player()
-        self.history.append((seat, bool(action.public), action_text(action), prompt, tuple(ids)))
+        self.history.append((seat, bool(action.public), action, prompt, ids))
         self.seen = {}
         state.apply_action(action)
 
     def clone(self) -> "Match":
-        return Match(self.state.clone(), self.prefix, self.history)
+        return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
 
     def __deepcopy__(self, memo) -> "Match":
         return self.clone()  # the game is shared, never copied
@@ -92,7 +117,7 @@ class Match:
 
     def determinized(self, seat, rng) -> "Match":
         """A copy in which what ``seat`` cannot see is dealt anew (``State.determinize``)."""
-        return Match(self.state.determinize(seat, rng), self.prefix, self.history)
+        return Match(self.state.determinize(seat, rng), self.prefix, self.history, self.steps, self.limit)
 
     def returns(self) -> list:
         return [float(r) for r in self.state.returns()]
@@ -119,12 +144,15 @@ class Match:
 
     def to_dict(self) -> dict:
         return {"state": self.state.to_dict(), "prefix": list(self.prefix),
-                "history": [list(entry) for entry in self.history]}
+                "history": [[seat, public, action if isinstance(action, str) else action_text(action), prompt,
+                             list(ids)] for seat, public, action, prompt, ids in self.history],
+                "steps": self.steps, "limit": self.limit}
 
     @classmethod
     def from_dict(cls, game, data) -> "Match":
         return cls(game.state_from_json(data["state"]), tuple(data.get("prefix", ())),
-                   [tuple(entry[:4]) + (tuple(entry[4]),) for entry in data.get("history", ())])
+                   [tuple(entry[:4]) + (tuple(entry[4]),) for entry in data.get("history", ())],
+                   int(data.get("steps", 0)), data.get("limit"))
 
 
 _GAMES: dict = {}
@@ -154,8 +182,13 @@ class MatchObserver:
         self.space = game.action_space()
         self.observer = Observer(game, self.space.strings)
         self.history = history
-        blocks = (1 if self.space.staged else 0) + (2 if history else 0)
-        self.size = self.observer.size + blocks * self.space.size
+        names = (["own partial choice"] if self.space.staged else []) + (
+            ["own actions", "others' public actions"] if history else [])
+        self.layout = list(self.observer.layout)  # (what, start, length) of each block
+        self.size = self.observer.size
+        for name in names:
+            self.layout.append((f"{name} (counts over the ids)", self.size, self.space.size))
+            self.size += self.space.size
 
     def encode(self, match, seat) -> list:
         key = ("vector", seat)

@@ -5,24 +5,35 @@
     >>> game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "players": 2})
 
 Game parameters: ``ruleset`` (a name under rulesets/ or a path), ``players`` (0: the ruleset's
-default), ``params`` (the ruleset's parameters as ``name=value`` pairs separated by spaces,
-e.g. ``"num_cards=6 points_order=random"``), ``seed`` (the seeds of new games are drawn from it;
+default), ``params`` (the ruleset's parameters as ``name:value`` pairs separated by spaces,
+e.g. ``"num_cards:6 points_order:random"``; ``name=value`` is read too, and the game string always
+writes ``name:value``, which OpenSpiel's game-string parser keeps, so ``pyspiel.load_game(str(game))``
+rebuilds the game), ``seed`` (the seeds of new games are drawn from it;
 -1: from the system), ``utility`` (``score``: the returns are the ruleset's scores; ``margin``: a
 seat's score minus the best score of the others; ``win``: 1 for the winner, 0 for each of several
 seats sharing a win, -1 for the others).
 
-The game type is sequential, imperfect information, with sampled stochastic chance (the engine
-draws its chance from the seed of each game), general sum, terminal rewards.  With
-``explicit_chance`` true every random event is a chance node with its outcomes
-(:mod:`interpreter.runtime.chance`) and the chance mode is explicit stochastic, so CFR, exploitability and
-expectiminimax run on any ruleset.  ``zero_sum`` declares that the ruleset's scores always add up
-to zero (poker, +1/-1 games), so that exploitability can be computed; two-player games with the
-``margin`` or ``win`` utility are zero-sum anyway.  Actions are the
+The game type comes from the ruleset (:mod:`interpreter.adapters.ruleset_facts`): sequential,
+terminal rewards; *perfect information* when no zone or variable is hidden from anyone, there is no
+simultaneous block and no hidden random generator (explicit chance, or rules that draw no random
+number), else imperfect; *zero-sum* or *constant-sum* when the ruleset declares what its scores add
+up to (``scoring.sum``), else general sum.  ``zero_sum`` true declares zero-sum by hand; two-player
+games with the ``margin`` or ``win`` utility are zero-sum anyway.  Chance: in the default, seeded
+mode there are no chance nodes — each new game draws a seed from the game's ``seed``, and the
+engine's generator, part of the state, decides every random event — so the chance mode is
+deterministic (OpenSpiel's sampled-stochastic mode would need a C++ random-number state, which a
+Python game cannot give, to serialize); with ``explicit_chance`` true every random event is a chance
+node with its outcomes (:mod:`interpreter.runtime.chance`) and the chance mode is explicit stochastic, so
+CFR, exploitability and expectiminimax run on any ruleset.  ``max_game_length`` (default
+:data:`MAX_GAME_LENGTH`) caps the actions of the players in one game: a game that reaches it
+unfinished is truncated — terminal, with the scores as they stand (shifted equally to the declared
+sum in a zero- or constant-sum game) — as OpenSpiel's ``max_game_length`` expects.  Actions are the
 game's action ids (:mod:`interpreter.runtime.action_ids`); in a staged action space each OpenSpiel action is
 one stage of a decision and the same player moves again until the action is whole.  Observation and
 information-state tensors and strings come from the seat's view only (:mod:`interpreter.runtime.observations`).
 ``state.clone()`` copies the engine state with ``State.clone`` and shares the game.  States
-serialize (``pyspiel.serialize_game_and_state``) through the engine's exact JSON.
+serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
+and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
 
 Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
 its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
@@ -38,24 +49,27 @@ import numpy as np
 import pyspiel
 
 from .match import Match, MatchObserver, cached_game
+from .ruleset_facts import draws_chance, perfect_information
 
+MAX_GAME_LENGTH = 10_000  # the default cap on the players' actions in one game
 _DEFAULTS = {"ruleset": "classic/kuhn-poker", "players": 0, "params": "", "seed": -1, "utility": "score",
-             "explicit_chance": False, "zero_sum": False}
-MAX_GAME_LENGTH = 100_000
+             "explicit_chance": False, "zero_sum": False, "max_game_length": MAX_GAME_LENGTH}
 UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 MIN_CHANCE_OUTCOMES = 6  # explicit chance: a shuffle has at most one outcome per component, a die 6 sides
 
 
-def game_type(chance_mode, utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
-    """The game type, with the chance mode of a seeded (sampled) or an explicit-chance game, and the
-    sum of its utilities (general, or zero)."""
+def game_type(chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+              information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+              utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    """The game type with this chance mode, information and sum of utilities."""
     return pyspiel.GameType(
         short_name="rulebook",
         long_name="rulebook ruleset",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=chance_mode,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=information,
         utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=16,
@@ -68,11 +82,33 @@ def game_type(chance_mode, utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pysp
         parameter_specification=dict(_DEFAULTS))
 
 
-GAME_TYPE = game_type(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC)
-GAME_TYPES = {(explicit, zero_sum): game_type(
-    pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM)
-    for explicit in (False, True) for zero_sum in (False, True)}
+GAME_TYPE = game_type()
+
+
+def _utility_sum(rulebook, utility: str, zero_sum: bool):
+    """What the game's utilities add up to (None: general sum)."""
+    if zero_sum or (rulebook.num_players == 2 and utility != "score"):
+        return 0.0
+    declared = rulebook.ruleset.score_sum
+    return None if declared is None or utility == "win" else float(declared)
+
+
+def _type_of(rulebook, explicit_chance: bool, utility_sum) -> pyspiel.GameType:
+    Type = pyspiel.GameType
+    chance = Type.ChanceMode.DETERMINISTIC
+    if explicit_chance and draws_chance(rulebook.ruleset):
+        chance = Type.ChanceMode.EXPLICIT_STOCHASTIC
+    information = (Type.Information.PERFECT_INFORMATION if perfect_information(rulebook.ruleset, explicit_chance)
+                   else Type.Information.IMPERFECT_INFORMATION)
+    if utility_sum is None:
+        return game_type(chance, information, Type.Utility.GENERAL_SUM)
+    return game_type(chance, information, Type.Utility.ZERO_SUM if utility_sum == 0 else Type.Utility.CONSTANT_SUM)
+
+
+def params_text(values: dict) -> str:
+    """The ``params`` game parameter of these ruleset parameters, as the game string writes it."""
+    return " ".join(f"{name}:{str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in sorted(values.items()))
 
 
 def engine_game(ruleset: str, players: int, params: str):
@@ -81,9 +117,10 @@ def engine_game(ruleset: str, players: int, params: str):
 
 
 def _parse_params(text: str) -> dict:
+    """The ruleset's parameters from ``name:value`` (or ``name=value``) pairs separated by spaces."""
     values = {}
     for pair in text.split():
-        name, _, raw = pair.partition("=")
+        name, _, raw = pair.partition("=" if "=" in pair.split(":", 1)[0] else ":")
         low = raw.lower()
         if low in ("true", "false"):
             values[name] = low == "true"
@@ -98,20 +135,26 @@ def _parse_params(text: str) -> dict:
 class RulebookGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULTS, **(params or {})}
+        params["params"] = params_text(_parse_params(str(params["params"])))
         self.spec = (str(params["ruleset"]), int(params["players"]), str(params["params"]))
         self.rulebook = engine_game(*self.spec)
         self.utility = str(params["utility"])
         if self.utility not in UTILITIES:
             raise ValueError(f"utility must be one of {', '.join(UTILITIES)}")
         bound = 1.0 if self.utility == "win" else SCORE_BOUND
-        zero_sum = bool(params["zero_sum"]) or (self.rulebook.num_players == 2 and self.utility != "score")
+        self.returns_sum = _utility_sum(self.rulebook, self.utility, bool(params["zero_sum"]))
         self.explicit_chance = bool(params["explicit_chance"])
+        # rules that draw no random number have no chance node to show: their states run seeded
+        self.explicit_states = self.explicit_chance and draws_chance(self.rulebook.ruleset)
+        self.decision_cap = int(params["max_game_length"])
+        if self.decision_cap < 1:
+            raise ValueError("max_game_length must be at least 1")
         chance_outcomes = max(self.rulebook.num_components, MIN_CHANCE_OUTCOMES) if self.explicit_chance else 0
         info = pyspiel.GameInfo(num_distinct_actions=self.rulebook.num_distinct_actions(),
                                 max_chance_outcomes=chance_outcomes,
                                 num_players=self.rulebook.num_players, min_utility=-bound, max_utility=bound,
-                                utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(GAME_TYPES[self.explicit_chance, zero_sum], info, params)
+                                utility_sum=self.returns_sum, max_game_length=self.decision_cap)
+        super().__init__(_type_of(self.rulebook, self.explicit_chance, self.returns_sum), info, params)
         seed = int(params["seed"])
         self._seeds = random.Random(seed if seed >= 0 else None)
         self._pending = None  # [seed, match or None]: the next new game, built at most once
@@ -127,9 +170,9 @@ class RulebookGame(pyspiel.Game):
         initial state each time it asks for a tensor's size: that must not cost a new game)."""
         if self._pending is not None and self._pending[0] == seed:
             if self._pending[1] is None:
-                self._pending[1] = Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
+                self._pending[1] = self._new_match(seed)
             return self._pending[1]
-        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
+        return self._new_match(seed)
 
     def take(self, seed) -> Match:
         """The match of a game with this seed, to be played."""
@@ -138,7 +181,11 @@ class RulebookGame(pyspiel.Game):
             self._pending = None
             if match is not None:
                 return match
-        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_chance))
+        return self._new_match(seed)
+
+    def _new_match(self, seed) -> Match:
+        return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_states),
+                     limit=self.decision_cap)
 
     def new_initial_state(self):
         return RulebookState(self)
@@ -177,18 +224,20 @@ class RulebookState(pyspiel.State):
         return game.peek(self._seed)
 
     def current_player(self):
-        seat = self.match.current_player()
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        match = self._match if self._match is not None else self.match
+        seat = match.current_player()
+        return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player):
-        return self.match.legal_ids() if player == self.match.current_player() else []
+        match = self._match if self._match is not None else self.match
+        return match.legal_ids() if player == match.current_player() else []
 
     def chance_outcomes(self):
         """``(outcome, probability)`` at a chance node (explicit chance only)."""
         return [(outcome.index, p) for outcome, p in self.match.state.chance_outcomes()]
 
     def _apply_action(self, action):
-        self.match.apply_id(int(action))
+        (self._match if self._match is not None else self.match).apply_id(action)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -196,17 +245,22 @@ class RulebookState(pyspiel.State):
         return self.get_game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
-        return self.match.is_terminal()
+        return (self._match if self._match is not None else self.match).is_terminal()
 
     def returns(self):
         match = self.match
         if not match.is_terminal():
             return [0.0] * match.game.num_players
-        if self.get_game().utility == "win":
-            winners = set(match.state.winners())
+        game = self.get_game()
+        if game.utility == "win":
+            winners = set(match.winners())
             won = 1.0 if len(winners) == 1 else 0.0
             return [won if p in winners else -1.0 for p in range(match.game.num_players)]
-        return utilities(match.returns(), self.get_game().utility)
+        values = utilities(match.returns(), game.utility)
+        if match.truncated and game.returns_sum is not None:
+            shift = (game.returns_sum - sum(values)) / len(values)
+            values = [v + shift for v in values]
+        return values
 
     def information_state_string(self, player=None):
         return self.seen_match().information_state_string(self.current_player() if player is None else player)
@@ -235,7 +289,12 @@ class RulebookObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        self.tensor[:] = np.asarray(self.encoder.encode(state.seen_match(), player), dtype=np.float32)
+        match = state.seen_match()
+        key = ("tensor", player, self.perfect_recall)  # OpenSpiel asks again and again between moves
+        array = match.seen.get(key)
+        if array is None:
+            array = match.seen[key] = np.asarray(self.encoder.encode(match, player), dtype=np.float32)
+        self.tensor[:] = array
 
     def string_from(self, state, player):
         if self.perfect_recall:

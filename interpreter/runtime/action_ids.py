@@ -78,7 +78,7 @@ class ActionSpace:
             base += sizes[kind]
         self.copy_base = base if self.staged else total
         self.size = self.copy_base + COPIES
-        self._cache = (None, None)
+        self._cache = (None, None, None)  # the legal actions last numbered, their table, its sorted ids
 
     # ---- layout ----------------------------------------------------------------------------------
     def _parameter(self, spec, i, domain_nodes) -> tuple:
@@ -127,7 +127,12 @@ class ActionSpace:
         _, _, params, sizes = self.options[index]
         number = 0
         for (kind, low, high), size, value in zip(params, sizes, action.values):
-            key = self._value_key(state, kind, low, value, action)
+            if kind == "int" and type(value) is int:
+                key = value - low
+            elif kind == "cell" or kind == "player":
+                key = value
+            else:
+                key = self._value_key(state, kind, low, value, action)
             if not 0 <= key < size:
                 raise RulesRuntimeError(f"'{action}' lies outside the numbered range {low} .. {high}",
                                         hint="declare a wider 'min'/'max'")
@@ -152,17 +157,19 @@ class ActionSpace:
                 return key
         raise RulesRuntimeError(f"'{action}' is not a legal action now, so it has no id")
 
-    def _meaning(self, state, action):
-        return self.stage_ids(state, action) if self.staged else self.flat_id(state, action)
-
     def legal_table(self, state) -> dict:
         """Every legal action of ``state`` by its id (flat) or stage ids (staged)."""
         legal = state.legal_actions()
         if self._cache[0] is legal:
             return self._cache[1]
         groups: dict = {}
+        meaning = self.stage_ids if self.staged else self.flat_id
         for action in legal:
-            groups.setdefault(self._meaning(state, action), []).append(action)
+            groups.setdefault(meaning(state, action), []).append(action)
+        if len(groups) == len(legal):  # the usual case: no two actions mean the same
+            table = {key: group[0] for key, group in groups.items()}
+            self._cache = (legal, table, sorted(table) if not self.staged else None)
+            return table
         table, copies = {}, 0
         for key in sorted(groups, key=repr):
             group = groups[key]
@@ -182,14 +189,14 @@ class ActionSpace:
                 else:
                     table[self.copy_base + copies + k - 1] = action
             copies += len(group) - (0 if self.staged else 1)
-        self._cache = (legal, table)
+        self._cache = (legal, table, sorted(table) if not self.staged else None)
         return table
 
     def legal_ids(self, state, prefix=()) -> list:
         """The ids legal now (flat), or legal at the next stage after ``prefix`` (staged)."""
         table = self.legal_table(state)
         if not self.staged:
-            return sorted(table)
+            return list(self._cache[2])
         prefix = tuple(prefix)
         n = len(prefix)
         return sorted({ids[n] for ids in table if len(ids) > n and ids[:n] == prefix})

@@ -231,7 +231,7 @@ def outcomes(s) -> list:
 def start(s, begin) -> None:
     """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
     mode on ``s``, a state before setup."""
-    _run_step(s, s.clone(), None, [], begin)
+    _run_step(s, None, None, [], begin)
 
 
 def apply(s, action) -> None:
@@ -248,7 +248,7 @@ def apply(s, action) -> None:
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
     index = _index_of(s, action)
-    _run_step(s, s.clone(), index, [], _step(index))
+    _run_step(s, None, index, [], _step(index))
 
 
 def _index_of(s, action) -> int:
@@ -269,15 +269,17 @@ def _step(index):
 
 def _run_step(s, before, index, chosen, step) -> None:
     """Run ``step`` on a copy of ``before`` fed ``chosen``; ``s`` becomes its result, or ``before`` as
-    a chance node when one more outcome is needed."""
-    work = before.clone()
+    a chance node when one more outcome is needed.  ``s`` is the state before the step (``before``
+    None: ``s`` itself) and stays so while the step runs on a copy, so it becomes that chance node by
+    taking the record alone; a copy of ``s`` to keep in the record is made only when it is first
+    needed."""
+    work = (s if before is None else before).clone()
     work.chance = Feeder(chosen)
     try:
         step(work)
         settle(work)
     except ChanceNeeded as need:
-        _become(s, before.clone())
-        s.chance = ChanceRecord(before, index, chosen, need.count)
+        s.chance = ChanceRecord(s.clone() if before is None else before, index, chosen, need.count)
         return
     _become(s, work)
     s.chance = ChanceRecord()

@@ -79,7 +79,7 @@ def draw(state, source, to, count=1, at="top"):
 
 
 @effect("shuffle", [Param("zone", "zone")], None,
-        "Shuffle a zone with the game's seeded random generator.")
+        "Shuffle a zone with the game's seeded random generator.", chance=True)
 def shuffle(state, zone):
     state.shuffle_zone(zone)
 

@@ -64,10 +64,12 @@ def observation_string(state, seat) -> str:
 
 
 def seen_action(entry, seat) -> str:
-    """What ``seat`` sees of a taken action, from a history entry ``(actor, public, text, prompt,
-    ...)``: the text if the seat took it or the option is public, else only who chose at which
+    """What ``seat`` sees of a taken action, from a history entry ``(actor, public, text or action,
+    prompt, ...)``: the text if the seat took it or the option is public, else only who chose at which
     prompt."""
     actor, public, text, prompt = entry[:4]
+    if not isinstance(text, str):
+        text = action_text(text)  # the action itself, kept until its text is needed
     if public or actor == seat:
         return f"{actor}: {text}"
     return f"{actor}: (a hidden choice) {prompt or ''}".rstrip()

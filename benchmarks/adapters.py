@@ -1,0 +1,104 @@
+"""The cost of the OpenSpiel adapter against the engine's own API, and of explicit chance against
+seeded mode, on random playouts of the six classic rulesets.
+
+    python benchmarks/adapters.py                 # 2 CPU seconds a row
+    python benchmarks/adapters.py --seconds 5 --rulesets classic/kuhn-poker
+
+Rows, each uniformly random play from seeds 0, 1, 2, … until the time is spent (decisions per CPU
+second; chance outcomes are not counted as decisions):
+
+* ``engine``: ``state.legal_actions()`` and ``state.apply_action(action)`` on the engine's state;
+* ``adapter``: ``state.legal_actions()`` and ``state.apply_action(id)`` on the pyspiel state of
+  ``pyspiel.load_game("rulebook", ...)``, seeded mode;
+* ``engine explicit`` / ``adapter explicit``: the same in explicit-chance mode, each chance node
+  resolved by a uniformly random outcome of ``chance_outcomes()``.
+
+Prints the rates and the ratios adapter/engine and explicit/seeded (of the slower to the faster:
+1.0 is no overhead).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+CLASSICS = ["classic/tic-tac-toe", "classic/connect-four", "classic/kuhn-poker", "classic/leduc-poker",
+            "classic/goofspiel", "classic/liars-dice"]
+
+
+def _rate(play, seconds: float) -> float:
+    """Decisions per CPU second of ``play(seed, rng)`` (which returns the decisions of one game)."""
+    decisions, seed = 0, 0
+    start = time.process_time()
+    while True:
+        decisions += play(seed, random.Random(seed))
+        seed += 1
+        if time.process_time() - start >= seconds:
+            return decisions / (time.process_time() - start)
+
+
+def engine_play(game, explicit: bool):
+    def play(seed, rng) -> int:
+        state = game.new_initial_state(seed, explicit_chance=explicit)
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0].index)
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+        return decisions
+    return play
+
+
+def adapter_play(game):
+    def play(seed, rng) -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+        return decisions
+    return play
+
+
+def measure(ruleset: str, seconds: float) -> dict:
+    import pyspiel
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    from interpreter.adapters.match import cached_game
+
+    engine = cached_game(ruleset)
+    rates = {}
+    for explicit in (False, True):
+        spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0, "explicit_chance": explicit})
+        suffix = " explicit" if explicit else ""
+        rates["engine" + suffix] = _rate(engine_play(engine, explicit), seconds)
+        rates["adapter" + suffix] = _rate(adapter_play(spiel), seconds)
+    return rates
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rulesets", nargs="+", default=CLASSICS)
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per row (default 2)")
+    args = parser.parse_args(argv)
+    print(f"{'ruleset':<22}{'engine':>10}{'adapter':>10}{'ratio':>7}{'eng expl':>10}{'ad expl':>10}"
+          f"{'expl/seed':>10}")
+    for ruleset in args.rulesets:
+        r = measure(ruleset, args.seconds)
+        print(f"{ruleset.split('/')[-1]:<22}{r['engine']:>10,.0f}{r['adapter']:>10,.0f}"
+              f"{r['engine'] / r['adapter']:>7.2f}{r['engine explicit']:>10,.0f}{r['adapter explicit']:>10,.0f}"
+              f"{r['adapter'] / r['adapter explicit']:>10.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
