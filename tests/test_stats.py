@@ -2,6 +2,8 @@
 import math
 import random
 
+import pytest
+
 from interpreter.analysis import stats
 
 
@@ -48,3 +50,102 @@ def test_clopper_pearson_interval_matches_the_beta_quantiles():
     assert stats.clopper_pearson_interval(0, 0) == (0.0, 1.0)
     wide, narrow = stats.clopper_pearson_interval(9, 10), stats.wilson_interval(9, 10)
     assert wide[0] < narrow[0]  # exact intervals are the more cautious ones
+
+
+# ---- every interval agrees with its test: over many random tables ----------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from interpreter.analysis import display, paired, seats  # noqa: E402
+from interpreter.analysis.simulation import GameResult  # noqa: E402
+from interpreter.cli.sim import row_texts  # noqa: E402
+
+
+def _excludes_zero(bounds) -> bool:
+    return bounds is not None and (bounds[0] > 0 or bounds[1] < 0)
+
+
+def _shown_bounds(text: str):
+    if text == "n/a":
+        return None
+    lo, _, hi = text.replace("%", "").partition("..")
+    return float(lo), float(hi)
+
+
+def _shown_p(text: str) -> float:
+    return 0.0 if text.startswith("<") else float(text)
+
+
+def assert_row_agrees(row):
+    """The row's interval excludes 0 exactly when p < 0.05, in its figures and as printed, and the
+    star is printed exactly when the printed Holm p is below 0.05."""
+    assert _excludes_zero(row["ci95"]) == (row["p"] < 0.05), row
+    texts = row_texts(row)
+    assert _excludes_zero(_shown_bounds(texts["ci95"])) == (_shown_p(texts["p"]) < 0.05), (row, texts)
+    assert (texts["star"] == "*") == (_shown_p(texts["p_holm"]) < 0.05), (row, texts)
+    assert row["p_holm"] >= row["p"]
+
+
+WINNERS = st.sampled_from([[0], [1], [0, 1], [2], [0, 2]])
+GAME = st.tuples(WINNERS, st.integers(-3, 30), st.integers(-3, 30), st.integers(1, 60))
+
+
+def _result(seed, game, players=3):
+    winners, a, b, decisions = game
+    returns = [a, b] + [0] * (players - 2)
+    return GameResult(seed, [w for w in winners if w < players], returns, decisions)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(GAME, GAME), min_size=0, max_size=120))
+def test_compare_intervals_agree_with_their_tests(games):
+    base = [_result(i, a) for i, (a, _) in enumerate(games)]
+    variant = [_result(i, b) for i, (_, b) in enumerate(games)]
+    for row in paired.compare(base, variant, 3)["rows"]:
+        assert_row_agrees(row)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 3), st.lists(GAME, min_size=0, max_size=300))
+def test_seat_advantage_intervals_agree_with_their_tests(players, games):
+    results = [_result(i, g, players) for i, g in enumerate(games)]
+    for row in seats.advantage_rows([r for r in results if r.winners], players):
+        assert_row_agrees(row)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(0, 400), st.integers(0, 400), st.integers(0, 400))
+def test_exact_mcnemar_interval_inverts_its_test(gained, lost, same):
+    xs = [False] * gained + [True] * lost + [True] * same
+    ys = [True] * gained + [False] * lost + [True] * same
+    row = stats.mcnemar_exact(xs, ys)
+    assert _excludes_zero(row["ci95"]) == (row["p"] < 0.05)
+    if xs:
+        assert row["ci95"][0] <= row["difference"] <= row["ci95"][1]
+
+
+def test_the_reported_fault_is_gone():
+    """+30 points from 7 gained and 1 lost of 20 pairs: p = 0.0703; the old Wald interval excluded 0."""
+    xs = [False] * 7 + [True] + [True] * 6 + [False] * 6
+    ys = [True] * 7 + [False] + [True] * 6 + [False] * 6
+    row = stats.mcnemar_exact(xs, ys)
+    assert row["difference"] == pytest.approx(0.3) and row["p"] == pytest.approx(0.0703125)
+    assert row["ci95"][0] < 0 < row["ci95"][1]
+
+
+def test_holm_adjustment():
+    assert stats.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert stats.holm([]) == []
+
+
+def test_power_figures():
+    # a standard error of 1: 80% power at alpha 0.05 needs a true effect of 2.80
+    assert stats.detectable(1.0) == pytest.approx(2.8016, abs=1e-4)
+    # an effect half the detectable size needs four times the games
+    assert stats.games_to_detect(1.4008, 1.0, 100) == pytest.approx(400, abs=1)
+    assert stats.games_to_detect(0, 1.0, 100) is None
+
+
+def test_shown_figures_keep_their_sign_and_side_of_alpha():
+    assert display.number(0.00004, 1, 100) == "+0.004"
+    assert display.p_value(0.049996) == "0.049996" and display.p_value(0.05) == "0.0500"
+    assert display.interval(None) == "n/a"

@@ -4,8 +4,11 @@ Game i of both runs has the same seed and the same bots, so the two results of g
 Testing pairs removes what the two games share (the dealing, the bots' luck) from the noise: win
 rates by the exact McNemar test on the games one ruleset won and the other did not, means (length,
 score spread, scores) by the paired t-test on the per-game differences.  Every row gives the change
-with its 95% interval, an effect size, the paired p-value, and for reference the p-value of the
-unpaired test (two-proportion z-test, Welch) on the same games.
+with its 95% interval from the same method as its test (the exact interval that inverts McNemar's
+test, the t interval), an effect size, the paired p-value, the p-value after Holm's correction for
+the number of rows (which decides the star), the smallest change the run could have detected (80%
+power at alpha 0.05), and for reference the p-value of the unpaired test (two-proportion z-test,
+Welch) on the same games.
 
 Sequential testing (``--until-significant``): games are played in batches, and after each batch the
 chosen measure is tested; the test may stop at look k only if its p-value lies below the share of
@@ -18,7 +21,7 @@ from dsl.errors import ParameterError
 
 from . import stats
 
-ALPHA = 0.05
+ALPHA = stats.ALPHA
 
 
 def measures(players: int) -> list:
@@ -71,19 +74,28 @@ def test(base: list, variant: list, measure: str) -> dict:
         paired = stats.paired_t(xs, ys)
         unpaired = stats.welch_test(xs, ys)
         test_name, effect_name = "paired t", "d_z (mean change / sd of changes)"
+    detectable = stats.detectable(paired["se"])
     return {"measure": measure, "label": label(measure), "games": n,
             "base": round(stats.mean(xs), 4), "variant": round(stats.mean(ys), 4),
-            "change": round(paired["difference"], 4), "ci95": [round(v, 4) for v in paired["ci95"]],
+            "change": round(paired["difference"], 4), "ci95": paired["ci95"],
             "effect_size": round(paired["effect_size"], 4), "effect": effect_name,
-            "p": round(paired["p"], 6), "test": test_name, "p_unpaired": round(unpaired, 6)}
+            "p": paired["p"], "test": test_name, "p_unpaired": round(unpaired, 6), "se": paired["se"],
+            "detectable": None if detectable is None else round(detectable, 4)}
+
+
+def adjust(rows: list, alpha: float = ALPHA) -> list:
+    """Holm's correction across ``rows`` (each with a ``p``): ``p_holm`` and ``significant`` from it."""
+    for row, adjusted in zip(rows, stats.holm([row["p"] for row in rows])):
+        row["p_holm"] = adjusted
+        row["significant"] = adjusted < alpha
+    return rows
 
 
 def compare(base: list, variant: list, players: int, alpha: float = ALPHA) -> dict:
-    """Every measure, tested as pairs over the games finished under both rulesets."""
+    """Every measure, tested as pairs over the games finished under both rulesets, with Holm's
+    correction across the rows."""
     base, variant = pairs(base, variant)
-    rows = [test(base, variant, m) for m in measures(players)]
-    for row in rows:
-        row["significant"] = row["p"] < alpha
+    rows = adjust([test(base, variant, m) for m in measures(players)], alpha)
     return {"games": len(base), "alpha": alpha, "rows": rows}
 
 

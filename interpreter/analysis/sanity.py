@@ -9,13 +9,16 @@ figures look like bot artefacts.
 """
 from __future__ import annotations
 
+from ..bots import stronger_spec
+
 SHORT_PER_PLAYER = 8       # a game "ends within a few decisions" at most this many per player
 SHORT_WARN = 0.2           # warn when more than this share of games are short
 SHARED_WARN = 0.2          # ... or shared
 NO_REASON = "unknown"      # the ruleset's end_game() gave no reason
 
 
-def report(results: list, players: int) -> dict:
+def report(results: list, players: int, seats=None) -> dict:
+    """The report of ``results``; ``seats`` (the bot specs) let a warning name stronger settings."""
     games = len(results)
     short_limit = SHORT_PER_PLAYER * players
     short = sum(1 for r in results if r.finished and r.decisions <= short_limit)
@@ -43,11 +46,21 @@ def report(results: list, players: int) -> dict:
         "end_reasons": dict(sorted(reasons.items(), key=lambda item: -item[1])),
         "plain_choices": choices,
     }
-    result["warnings"] = warnings(result, games)
+    result["warnings"] = warnings(result, games, seats)
     return result
 
 
-def warnings(sanity: dict, games: int) -> list:
+def stronger_advice(seats) -> str:
+    """What to try instead of the bots ``seats``: a stronger setting of each (a searching bot such as
+    ``flat`` for a bot with no setting that buys strength)."""
+    if not seats:
+        return "Try stronger bots, or --check-strength to see whether the figures change with them."
+    suggestion = ",".join(stronger_spec(spec) or "flat" for spec in seats)
+    return (f"Try stronger settings of these bots (--seats {suggestion}), or --check-strength to see "
+            "whether the figures change with them.")
+
+
+def warnings(sanity: dict, games: int, seats=None) -> list:
     """Plain-words warnings when the figures look like artefacts of the bots or of the cap."""
     found = []
     if games and sanity["short_rate"] > SHORT_WARN:
@@ -56,7 +69,7 @@ def warnings(sanity: dict, games: int) -> list:
                 "it next to other actions)" if plain else ""
         found.append(f"{100 * sanity['short_rate']:.0f}% of the games ended within {sanity['short_limit']} "
                      f"decisions: the bots may be ending the game early (passing){taken} rather than playing "
-                     "it; these figures describe the bots more than the rules. Try stronger bots (flat, mcts).")
+                     f"it; these figures describe the bots more than the rules. {stronger_advice(seats)}")
     if sanity["shared_rate"] > SHARED_WARN:
         found.append(f"{100 * sanity['shared_rate']:.0f}% of the finished games were shared wins: often a sign "
                      "that nobody scored, i.e. of bots that do not play for points.")

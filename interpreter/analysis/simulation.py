@@ -2,14 +2,15 @@
 
 Game i of a run uses seed ``seed + i`` and bot seeds derived from (seed, i, seat), so a run is the
 same on one process, on many (``jobs``) or on a cluster (see :mod:`.executor`): results come back in
-game order.  The summary carries win rates with 95% Wilson intervals, score and length
-distributions, speed, and a sanity report (:mod:`.sanity`) on how the games ended.
+game order.  The summary carries win rates with 95% Wilson intervals, each seat's win share tested
+against the fair share (:mod:`.seats`), score and length distributions, speed, and a sanity report
+(:mod:`.sanity`) on how the games ended.
 """
 from __future__ import annotations
 
 import time
 
-from . import sanity, stats
+from . import sanity, seats as seat_stats, stats
 from .executor import LocalExecutor
 from .playing import GameResult, RunSpec, keep_loaded, play_one  # noqa: F401  (the run's parts, used with run())
 
@@ -32,12 +33,13 @@ def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None, executor=N
     return results
 
 
-def summarize(results: list, players: int, seconds: float) -> dict:
+def summarize(results: list, players: int, seconds: float, seats=None) -> dict:
     """Wins, win rates with 95% intervals, scores, game lengths, speed and the sanity report.
 
     Win rates, win shares and scores count finished games only; unfinished ones (cut off by the cap
     on decisions) are counted and reported apart.  A shared win counts as a win for each sharer in
-    ``wins`` and as 1/k in ``win_shares`` (the one definition of win share everywhere)."""
+    ``wins`` and as 1/k in ``win_shares`` (the one definition of win share everywhere).  ``seats``,
+    the bot specs, let the sanity report advise stronger settings of the bots that were used."""
     done = [r for r in results if r.finished]
     games = len(done)
     wins = [sum(1 for r in done if seat in r.winners) for seat in range(players)]
@@ -54,6 +56,7 @@ def summarize(results: list, players: int, seconds: float) -> dict:
         "win_rate_ci95": [[round(x, 4) for x in stats.wilson_interval(w, games)] for w in wins],
         "win_shares": [round(s, 3) for s in shares],
         "win_share_rates": [round(s / games, 4) if games else 0 for s in shares],
+        "seat_advantage": seat_stats.advantage_rows(results, players),
         "shared_wins": sum(1 for r in done if len(r.winners) > 1),
         "mean_scores": [round(stats.mean(s), 3) for s in scores],
         "score_stdev": [round(stats.stdev(s), 3) for s in scores],
@@ -64,7 +67,7 @@ def summarize(results: list, players: int, seconds: float) -> dict:
         "mean_score_spread": round(stats.mean(spreads), 3),
         "lengths": lengths,
         "scores": scores,
-        "sanity": sanity.report(results, players),
+        "sanity": sanity.report(results, players, seats),
         "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 2) if seconds else None,
     }
@@ -74,4 +77,4 @@ def simulate(game, spec: RunSpec, games: int, executor=None, on_game=None) -> tu
     """Run and summarize; returns (summary, results)."""
     start = time.perf_counter()
     results = run(game, spec, games, on_game=on_game, executor=executor)
-    return summarize(results, game.num_players, time.perf_counter() - start), results
+    return summarize(results, game.num_players, time.perf_counter() - start, spec.seats), results

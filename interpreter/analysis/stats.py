@@ -1,16 +1,22 @@
 """Statistics for simulations: confidence intervals, tests of difference, text histograms.
 
-Pure Python (no SciPy): Wilson score intervals for win rates, a two-proportion z-test for win
-rates (and exact Clopper–Pearson intervals), Welch's t-test (with the Student t distribution through the regularized incomplete beta
-function) for means such as game length and score spread; for paired samples (the same seeds and
-bots under two rulesets) the exact McNemar test and the paired t-test, with intervals and effect
-sizes.
+Pure Python (no SciPy): Wilson score intervals for win rates with the score test they invert, a
+two-proportion z-test for win rates (and exact Clopper–Pearson intervals), Welch's t-test (with the
+Student t distribution through the regularized incomplete beta function) for means such as game
+length and score spread; for paired samples (the same seeds and bots under two rulesets) the exact
+McNemar test with the interval that inverts it, and the paired t-test with its t interval; Holm's
+correction for many rows; the smallest effect a run could detect and the games an effect needs.
+
+Every interval here comes from the same method as the test next to it, so a 95% interval excludes
+the null value exactly when p < 0.05 (``tests/test_stats.py`` checks this over random tables).
 """
 from __future__ import annotations
 
 import math
 
 Z95 = 1.959963984540054
+Z80 = 0.8416212335729143  # the one-sided z of 80% power
+ALPHA = 0.05
 
 
 def mean(values) -> float:
@@ -41,25 +47,40 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def score_test(successes: float, n: int, p0: float) -> float:
+    """Two-sided p-value of the score test that a proportion is ``p0``: the test the Wilson interval
+    inverts, so ``p0`` lies outside :func:`wilson_interval` exactly when this is below 0.05."""
+    if n == 0 or p0 <= 0 or p0 >= 1:
+        return 1.0
+    return normal_two_sided_p((successes / n - p0) / math.sqrt(p0 * (1 - p0) / n))
+
+
+def score_se(n: int, p0: float) -> float:
+    """The standard error of a proportion under the null value ``p0`` (the score test's)."""
+    return math.sqrt(p0 * (1 - p0) / n) if n else math.inf
+
+
 def clopper_pearson_interval(successes: int, n: int, level: float = 0.95) -> tuple:
     """The exact (Clopper–Pearson) interval of a binomial proportion: never narrower than the true
-    coverage needs, so it is the one to quote for small samples."""
+    coverage needs, so it is the one to quote for small samples.  The lower bound is the x with
+    P(X >= successes | x) = (1 - level) / 2; the upper bound is the mirror image of the lower bound
+    of the failures, so a value x lies outside exactly when one tail at x is below (1 - level) / 2."""
     if n == 0:
         return (0.0, 1.0)
     tail = (1 - level) / 2
 
-    def solve(a: float, b: float, target: float) -> float:  # x with I_x(a, b) = target, by bisection
+    def lower(k: int) -> float:  # x with P(X >= k | x) = tail, by bisection
+        if k == 0:
+            return 0.0
         lo, hi = 0.0, 1.0
         for _ in range(60):
             mid = (lo + hi) / 2
-            if incomplete_beta(a, b, mid) < target:
+            if binomial_upper_tail(k, n, mid) < tail:
                 lo = mid
             else:
                 hi = mid
         return (lo + hi) / 2
-    lower = 0.0 if successes == 0 else solve(successes, n - successes + 1, tail)
-    upper = 1.0 if successes == n else solve(successes + 1, n - successes, 1 - tail)
-    return (lower, upper)
+    return (lower(successes), 1 - lower(n - successes))
 
 
 def normal_two_sided_p(z: float) -> float:
@@ -171,43 +192,94 @@ def t_quantile(p: float, df: float) -> float:
     return (lo + hi) / 2
 
 
-def paired_t(xs, ys) -> dict:
-    """Paired t-test of the mean difference y - x: difference, its 95% interval, p, and the effect
-    size d_z (mean difference over the standard deviation of the differences)."""
-    diffs = [y - x for x, y in zip(xs, ys)]
-    n = len(diffs)
-    m, sd = mean(diffs), stdev(diffs)
-    if n < 2 or sd == 0:
-        p = 1.0 if m == 0 or n < 2 else 0.0
-        return {"difference": m, "ci95": [m, m], "p": p, "effect_size": 0.0 if m == 0 else math.copysign(math.inf, m)}
+def one_sample_t(values, null: float = 0.0) -> dict:
+    """Student's t-test that the mean of ``values`` is ``null``, with the t interval it inverts:
+    mean, 95% interval, p, the standard error and d (mean - null over the sd)."""
+    values = list(values)
+    n = len(values)
+    m, sd = mean(values), stdev(values)
+    if n < 2:  # no spread to test against: no interval, nothing shown
+        return {"difference": m, "ci95": None, "p": 1.0, "effect_size": 0.0, "se": None}
+    if sd == 0:
+        effect = 0.0 if m == null else math.copysign(math.inf, m - null)
+        return {"difference": m, "ci95": [m, m], "p": 1.0 if m == null else 0.0, "effect_size": effect, "se": 0.0}
     se = sd / math.sqrt(n)
-    half = t_quantile(0.05, n - 1) * se
-    return {"difference": m, "ci95": [m - half, m + half], "p": t_two_sided_p(m / se, n - 1),
-            "effect_size": m / sd}
+    half = t_quantile(ALPHA, n - 1) * se
+    return {"difference": m, "ci95": [m - half, m + half], "p": t_two_sided_p((m - null) / se, n - 1),
+            "effect_size": (m - null) / sd, "se": se}
+
+
+def paired_t(xs, ys) -> dict:
+    """Paired t-test of the mean difference y - x: difference, its 95% t interval, p, the standard
+    error, and the effect size d_z (mean difference over the standard deviation of the differences)."""
+    return one_sample_t([y - x for x, y in zip(xs, ys)])
+
+
+def holm(pvalues) -> list:
+    """Holm's step-down adjustment of p-values for the number of rows tested together: a row is
+    significant at level alpha after the correction exactly when its adjusted p is below alpha."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    adjusted = [1.0] * len(pvalues)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def detectable(se) -> float | None:
+    """The smallest true effect a two-sided test at alpha 0.05 finds with 80% power, given the
+    estimate's standard error (normal approximation); None when the run gives no standard error."""
+    return None if se is None else (Z95 + Z80) * se
+
+
+def games_to_detect(effect: float, se, games: int) -> int | None:
+    """About how many games make ``effect`` significant with 80% power, from the standard error
+    ``se`` at ``games`` games (standard errors shrink as one over the square root of the games);
+    None when there is no effect or no standard error to scale."""
+    if not se or not effect or not games:
+        return None
+    return max(games, math.ceil(games * ((Z95 + Z80) * se / abs(effect)) ** 2))
+
+
+def t_interval(values) -> tuple:
+    """The mean of ``values`` with its 95% t interval."""
+    row = one_sample_t(values)
+    lo, hi = row["ci95"] or (row["difference"], row["difference"])
+    return row["difference"], lo, hi
+
+
+def binomial_upper_tail(k: int, n: int, x: float = 0.5) -> float:
+    """P(X >= k) for X ~ Binomial(n, x): the function the Clopper–Pearson bounds are solved on."""
+    return 1.0 if k <= 0 else incomplete_beta(k, n - k + 1, x)
 
 
 def binomial_two_sided_p(k: int, n: int) -> float:
-    """Exact two-sided p-value of k successes in n fair coin flips."""
+    """Exact two-sided p-value of k successes in n fair coin flips (twice the smaller tail, from the
+    same incomplete beta function as :func:`clopper_pearson_interval`, so the two agree exactly)."""
     if n == 0:
         return 1.0
-    low = min(k, n - k)
-    if n > 2000:  # normal approximation with continuity correction
-        return min(1.0, normal_two_sided_p((abs(k - n / 2) - 0.5) / math.sqrt(n / 4)))
-    tail = sum(math.comb(n, i) for i in range(low + 1)) / 2 ** n
-    return min(1.0, 2 * tail)
+    return min(1.0, 2 * min(binomial_upper_tail(k, n), binomial_upper_tail(n - k, n)))
 
 
 def mcnemar_exact(xs, ys) -> dict:
     """Exact McNemar test of paired yes/no outcomes (x under base, y under variant): the change in
-    the rate with a 95% interval (Wald for paired proportions), p from the discordant pairs, and the
-    odds ratio of the discordant pairs as effect size."""
+    the rate, p from the discordant pairs, and the odds ratio of the discordant pairs as effect size.
+
+    The 95% interval inverts the same test: given m discordant pairs of n, the gained ones are
+    Binomial(m, pi) and the change is m/n * (2 pi - 1); the exact (Clopper–Pearson) interval of pi
+    mapped through that line excludes 0 exactly when pi = 1/2 is rejected, i.e. when p < 0.05.
+    ``se`` is the change's standard error under no change (sqrt(m) / n), for power."""
     pairs = list(zip(xs, ys))
     n = len(pairs)
     gained = sum(1 for x, y in pairs if y and not x)
     lost = sum(1 for x, y in pairs if x and not y)
+    discordant = gained + lost
     diff = (gained - lost) / n if n else 0.0
-    se = math.sqrt(max(0.0, gained + lost - (gained - lost) ** 2 / n)) / n if n else 0.0
-    return {"difference": diff, "ci95": [diff - Z95 * se, diff + Z95 * se],
-            "p": binomial_two_sided_p(gained, gained + lost), "gained": gained, "lost": lost,
-            "effect_size": (gained + 0.5) / (lost + 0.5)}
+    lo, hi = clopper_pearson_interval(gained, discordant)
+    scale = discordant / n if n else 0.0
+    return {"difference": diff, "ci95": [scale * (2 * lo - 1), scale * (2 * hi - 1)],
+            "p": binomial_two_sided_p(gained, discordant), "gained": gained, "lost": lost,
+            "effect_size": (gained + 0.5) / (lost + 0.5),
+            "se": math.sqrt(discordant) / n if n and discordant else None}
 

@@ -3,7 +3,9 @@ values of two), and how win shares, first-seat advantage, length and scores move
 
 A sweep setting is ``name=v1,v2,...`` or ``name=a..b`` (whole numbers a to b); a setting with one
 value is fixed for every run.  Every point of the sweep plays games ``seed``..``seed + n - 1``, so
-neighbouring points differ only by the parameter.
+neighbouring points differ only by the parameter.  Seat 1's advantage over the fair share is tested at
+every point (the score test with the Wilson interval it inverts), with Holm's correction across the
+points; means carry their t intervals.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import itertools
 
 from dsl.errors import ParameterError
 
-from . import stats
+from . import paired, stats
 
 MAX_POINTS = 400
 
@@ -62,22 +64,28 @@ def plan(settings: list) -> tuple:
 def point_summary(params: dict, summary: dict, players: int) -> dict:
     """One row of a sweep: the parameters in force and what the games showed, with intervals."""
     finished = summary["finished"]
-    shares = [stats.wilson_interval(s, finished) for s in summary["win_shares"]]
-    lengths = summary["lengths"]
-    half = stats.Z95 * stats.stdev(lengths) / max(1, len(lengths)) ** 0.5
-    scores = [stats.mean(s) for s in summary["scores"]]
-    score_half = [stats.Z95 * stats.stdev(s) / max(1, len(s)) ** 0.5 for s in summary["scores"]]
+    advantage = summary["seat_advantage"]
+    mean_decisions, *decisions_ci = stats.t_interval(summary["lengths"])
+    scores = [stats.t_interval(s) for s in summary["scores"]]
+    first = {key: advantage[0][key] for key in ("measure", "label", "change", "ci95", "p", "se", "detectable")}
     return {
         "params": params,
         "games": summary["games"], "finished": finished, "unfinished": summary["unfinished"],
         "win_share": summary["win_share_rates"],
-        "win_share_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in shares],
+        "win_share_ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in (row["ci95_share"] for row in advantage)],
         "first_seat_advantage": round(summary["win_share_rates"][0] - 1 / players, 4) if finished else 0.0,
+        "first_seat": first,
         "mean_decisions": summary["mean_decisions"],
-        "decisions_ci95": [round(summary["mean_decisions"] - half, 2), round(summary["mean_decisions"] + half, 2)],
-        "mean_scores": [round(s, 3) for s in scores],
-        "score_ci95": [[round(s - h, 3), round(s + h, 3)] for s, h in zip(scores, score_half)],
+        "decisions_ci95": [round(v, 2) for v in decisions_ci],
+        "mean_scores": [round(m, 3) for m, _, _ in scores],
+        "score_ci95": [[round(lo, 3), round(hi, 3)] for _, lo, hi in scores],
         "short_rate": summary["sanity"]["short_rate"],
         "shared_rate": summary["sanity"]["shared_rate"],
         "warnings": summary["sanity"]["warnings"],
     }
+
+
+def adjust(points: list) -> list:
+    """Holm's correction of seat 1's test across the points of a sweep."""
+    paired.adjust([point["first_seat"] for point in points])
+    return points

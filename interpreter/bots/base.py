@@ -20,13 +20,26 @@ class Bot:
     """Base class of every bot.
 
     Subclasses set ``name``, a one-line ``description``, ``options``: option name -> default
-    value (the default's type is the type the option's text is converted to), and ``limits``:
-    option name -> (lowest, highest) allowed value, None for no bound."""
+    value (the default's type is the type the option's text is converted to), ``limits``: option
+    name -> (lowest, highest) allowed value, None for no bound, and ``strength``: the options that
+    buy strength with time (more of them plays better), which :func:`stronger_spec` scales."""
 
     name = "bot"
     description = ""
     options: dict = {}
     limits: dict = {}
+    strength: tuple = ()
+
+    @classmethod
+    def stronger(cls, options: dict, factor: int) -> dict:
+        """The options of a setting ``factor`` times as strong in time: every ``strength`` option
+        multiplied (within its limit); empty when the bot has no such option."""
+        scaled = {}
+        for key in cls.strength:
+            value = options.get(key, cls.options[key]) * factor
+            high = cls.limits.get(key, (None, None))[1]
+            scaled[key] = value if high is None else min(value, high)
+        return scaled
 
     def __init__(self, seat: int, seed: int, **options):
         self.seat = seat
@@ -171,12 +184,35 @@ def _number(value) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def make_bot(spec: str, seat: int, seed: int) -> Bot:
-    """A bot for ``seat`` from a spec such as ``random`` or ``name:key=value,key=value``."""
+STRENGTH_FACTOR = 4  # the default strength check: four times the time per decision
+
+
+def stronger_spec(spec: str, factor: int = STRENGTH_FACTOR):
+    """The spec of a stronger setting of the same bot (``flat`` -> ``flat:rollouts=16,budget=128``),
+    or None when the bot has no option that buys strength (``random``)."""
     name, texts = parse_spec(spec)
+    cls = _bot_class(name)
+    options = {key: _convert(name, key, text, cls.options[key], cls.limits.get(key))
+               for key, text in texts.items() if key in cls.options}
+    scaled = cls.stronger(options, factor)
+    if not scaled:
+        return None
+    merged = {**options, **scaled}
+    return f"{name}:" + ",".join(f"{key}={_number(value) if not isinstance(value, bool) else value}"
+                                 for key, value in merged.items())
+
+
+def _bot_class(name: str):
     cls = BOTS.get(name)
     if cls is None:
         raise ParameterError(f"unknown bot '{name}'", hint=f"known bots: {', '.join(sorted(BOTS))}")
+    return cls
+
+
+def make_bot(spec: str, seat: int, seed: int) -> Bot:
+    """A bot for ``seat`` from a spec such as ``random`` or ``name:key=value,key=value``."""
+    name, texts = parse_spec(spec)
+    cls = _bot_class(name)
     options = {}
     for key, text in texts.items():
         if key not in cls.options:

@@ -32,6 +32,7 @@ class FlatBot(Bot):
                    "leads by the ruleset's evaluation; the fast default for simulations")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1)}
+    strength = ("rollouts", "budget")
 
     def choose(self, state):
         actions = state.legal_actions()

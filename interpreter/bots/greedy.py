@@ -24,6 +24,7 @@ class GreedyBot(Bot):
                    "largest, judged on copies with the hidden cards dealt anew; random among equals")
     options = {"samples": 1}
     limits = {"samples": (1, 10**5)}
+    strength = ("samples",)
 
     def choose(self, state):
         actions = state.legal_actions()

@@ -144,6 +144,15 @@ class MctsBot(Bot):
     options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
     limits = {"iterations": (1, 10**7), "seconds": (0, 86400), "c": (0, 100), "depth": (0, 10**6),
               "shared": (0, 1)}
+    strength = ("iterations",)
+
+    @classmethod
+    def stronger(cls, options: dict, factor: int) -> dict:
+        """More iterations, or more seconds when the bot thinks by the clock."""
+        seconds = options.get("seconds", cls.options["seconds"])
+        if seconds:
+            return {"seconds": min(seconds * factor, cls.limits["seconds"][1])}
+        return super().stronger(options, factor)
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from dsl.errors import ParameterError
 
-from ..analysis import paired, report, sanity, stats
+from ..analysis import display, paired, report, sanity, stats
 from ..analysis.executor import make_executor
 from ..analysis.match_log import write_logs
 from ..analysis.simulation import RunSpec, run, simulate, summarize
@@ -44,6 +44,15 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def output_console() -> Console:
+    """The console of tables: the terminal's width on a terminal; piped or redirected, wide enough
+    that no column is cut (rich would otherwise assume 80 columns)."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
+
+
+PIPED_WIDTH = 240
 
 
 def check_specs(specs) -> None:
@@ -83,7 +92,7 @@ def cmd_simulate(args, game, specs) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print_simulation(Console(highlight=False), game, result)
+        print_simulation(output_console(), game, result)
         if args.report:
             print(f"report written to {args.report}")
     return 0
@@ -94,18 +103,26 @@ def print_simulation(console: Console, game, result: dict) -> None:
     console.print(Text(f"{game.name}: {result['games']} games, seeds {first}..{last}", style="bold"))
     table = Table(box=None, padding=(0, 1))
     for name, justify in (("seat", "right"), ("player", "left"), ("bot", "left"), ("wins", "right"),
-                          ("win rate", "right"), ("95% CI", "right"), ("win share", "right"),
-                          ("mean score", "right"), ("sd", "right")):
+                          ("win rate", "right"), ("win share", "right"), ("95% CI", "right"),
+                          ("vs fair", "right"), ("p", "right"), ("Holm p", "right"), ("", "left"),
+                          ("detectable", "right"), ("mean score", "right"), ("sd", "right")):
         table.add_column(name, justify=justify, no_wrap=True)
     for seat, spec in enumerate(result["seats"]):
-        lo, hi = result["win_rate_ci95"][seat]
+        row = result["seat_advantage"][seat]
+        texts = row_texts(row)
+        lo, hi = row["ci95_share"]
         table.add_row(str(seat + 1), Text(game.player_names[seat]), Text(spec), str(result["wins"][seat]),
-                      f"{100 * result['win_rates'][seat]:.1f}%", f"{100 * lo:.1f}–{100 * hi:.1f}%",
-                      f"{100 * result['win_share_rates'][seat]:.1f}%",
+                      f"{100 * result['win_rates'][seat]:.1f}%", f"{100 * row['share']:.1f}%",
+                      f"{100 * lo:.1f}–{100 * hi:.1f}%", f"{texts['change']} ({texts['ci95']})", texts["p"],
+                      texts["p_holm"], Text(texts["star"], style="bold red"), texts["detectable"],
                       f"{result['mean_scores'][seat]:.2f}", f"{result['score_stdev'][seat]:.2f}")
     console.print(table)
     console.print(f"win rate: games won, a shared win counting for each sharer; win share: a shared win "
-                  f"counts 1/k; fair share {100 / len(result['seats']):.1f}%")
+                  f"counts 1/k, with its 95% Wilson interval; vs fair: the share minus the fair share "
+                  f"{100 / len(result['seats']):.1f}% in points, tested by the score test the Wilson "
+                  "interval inverts; Holm p: corrected for the seats tested together; *: Holm p < 0.05; "
+                  "detectable: the smallest advantage these games find with 80% power, shown where "
+                  "nothing was found.")
     console.print(f"decisions per game: mean {result['mean_decisions']:.1f}, sd {result['decisions_stdev']:.1f}, "
                   f"{result['min_decisions']}..{result['max_decisions']} · "
                   f"{result['games_per_second'] or 0:.1f} games/s ({result['backend']}, {result['jobs']} job(s))")
@@ -161,13 +178,13 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
     if args.until_significant:
         for row in verdict["rows"]:
             row["significant"] = row["measure"] == measure and stopped is not None
-    result = {"base": public_summary(base_game, specs, args, summarize(base, players, 0)),
-              "variant": public_summary(variant_game, specs, args, summarize(variant, players, 0)),
+    result = {"base": public_summary(base_game, specs, args, summarize(base, players, 0, specs)),
+              "variant": public_summary(variant_game, specs, args, summarize(variant, players, 0, specs)),
               "comparison": verdict}
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print_comparison(Console(highlight=False), args, base_game, variant_game, specs, result)
+        print_comparison(output_console(), args, base_game, variant_game, specs, result)
     return 0
 
 
@@ -178,20 +195,7 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                        f"({', '.join(specs)}), tested as pairs", style="bold"))
     console.print(Text(f"base:    {base_game.name} ({base_game.path})"))
     console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
-    table = Table(box=None, padding=(0, 1))
-    for name, justify in (("measure", "left"), ("base", "right"), ("variant", "right"), ("change", "right"),
-                          ("95% CI", "right"), ("effect", "right"), ("p", "right"), ("", "left"),
-                          ("unpaired", "right")):
-        table.add_column(name, justify=justify, no_wrap=name in ("measure", "95% CI"))  # unpaired: p of the unpaired test
-    for row in verdict["rows"]:
-        rate = row["measure"].startswith("win")
-        fmt = (lambda v: f"{100 * v:+.1f}") if rate else (lambda v: f"{v:+.2f}")
-        plain = (lambda v: f"{100 * v:.1f}%") if rate else (lambda v: f"{v:.2f}")
-        mark = Text("*", style="bold red") if row["significant"] else Text("")
-        table.add_row(row["label"], plain(row["base"]), plain(row["variant"]), fmt(row["change"]) + ("%" if rate else ""),
-                      f"{fmt(row['ci95'][0])}..{fmt(row['ci95'][1])}", f"{row['effect_size']:.2f}",
-                      f"{row['p']:.4f}", mark, f"{row['p_unpaired']:.4f}")
-    console.print(table)
+    console.print(comparison_table(verdict["rows"]))
     if verdict["sequential"]:
         what = paired.label(verdict["measure"])
         if verdict["stopped_at_look"]:
@@ -203,12 +207,42 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                           f"({verdict['looks_planned']} looks, each at p < {verdict['threshold']:.4g}); the "
                           "change, if any, is smaller than these games can show.")
     else:
-        console.print("change: variant minus base (percentage points for win rates). "
-                      "*: p < 0.05, two-sided, tested as pairs (exact McNemar on the games one ruleset won "
-                      "and the other did not; paired t on the per-game changes). Effect: odds ratio of the "
-                      "discordant pairs for win rates, d_z for means; unpaired: the p-value the unpaired test "
-                      "(z-test, Welch) would give. With many rows, expect one false alarm "
-                      "in twenty by chance.")
+        console.print(f"change: variant minus base (percentage points for win rates), with its 95% interval "
+                      "from the same test as p (two-sided, tested as pairs: exact McNemar on the games one "
+                      "ruleset won and the other did not, with the exact interval that inverts it; paired t "
+                      "on the per-game changes, with the t interval). Holm p: p corrected for the "
+                      f"{len(verdict['rows'])} rows tested together; *: Holm p < 0.05. detectable: the "
+                      "smallest change these games find with 80% power (alpha 0.05), shown where nothing "
+                      "was found. Effect: odds ratio of the discordant pairs for win rates, d_z for means; "
+                      "unpaired: the p-value the unpaired test (z-test, Welch) would give.")
+
+
+def row_texts(row: dict) -> dict:
+    """The printed figures of a comparison row (shared by compare and the strength check)."""
+    rate = row["measure"].startswith("win")
+    scale, decimals, unit = (100, 1, "%") if rate else (1, 2, "")
+    shown = not row["significant"] and row.get("detectable") is not None
+    return {"change": display.number(row["change"], decimals, scale) + unit,
+            "ci95": display.interval(row["ci95"], decimals, scale),
+            "p": display.p_value(row["p"]), "p_holm": display.p_value(row["p_holm"]), "star": display.star(row),
+            "detectable": f"±{display.number(row['detectable'], decimals, scale, sign=False)}{unit}" if shown else "",
+            "value": lambda v: f"{100 * v:.1f}%" if rate else f"{v:.2f}"}
+
+
+def comparison_table(rows: list) -> Table:
+    table = Table(box=None, padding=(0, 1))
+    for name, justify in (("measure", "left"), ("base", "right"), ("variant", "right"), ("change", "right"),
+                          ("95% CI", "right"), ("p", "right"), ("Holm p", "right"), ("", "left"),
+                          ("detectable", "right"), ("effect", "right"), ("unpaired", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    for row in rows:
+        texts = row_texts(row)
+        table.add_row(row["label"], texts["value"](row["base"]), texts["value"](row["variant"]), texts["change"],
+                      texts["ci95"], texts["p"], texts["p_holm"], Text(texts["star"], style="bold red"),
+                      texts["detectable"], f"{row['effect_size']:.2f}", display.p_value(row["p_unpaired"]))
+    return table
+
+
     for side in ("base", "variant"):
         for warning in result[side]["sanity"]["warnings"]:
             console.print(Text(f"warning ({side}): {warning}", style="yellow"))
@@ -235,7 +269,7 @@ def cmd_tournament(args, game, bots: list) -> int:
         print(json.dumps({"game": game.name, "players": game.num_players, "games_per_order": args.games,
                           "orders": rows, "standings": table_rows}, ensure_ascii=False))
         return 0
-    console = Console(highlight=False)
+    console = output_console()
     console.print(Text(f"{game.name}: {len(orders)} seat orders × {args.games} games", style="bold"))
     table = Table(box=None, padding=(0, 1))
     for name, justify in (("bot", "left"), ("games", "right"), ("win share", "right"),

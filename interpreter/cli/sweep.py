@@ -11,7 +11,7 @@ from ..analysis import report, sweep
 from ..analysis.simulation import simulate
 from ..game import load_game
 from .progress import progress
-from .sim import check_specs, executor_for, run_spec
+from .sim import check_specs, executor_for, output_console, row_texts, run_spec
 
 
 def cmd_sweep(args, seat_specs) -> int:
@@ -28,6 +28,7 @@ def cmd_sweep(args, seat_specs) -> int:
         for point, game in zip(points, games):
             summary, _ = simulate(game, run_spec(game, specs, args), args.games, executor, tick)
             rows.append(sweep.point_summary({n: game.params[n] for n in names}, summary, game.num_players))
+    sweep.adjust(rows)
     result = {"game": first.name, "ruleset": first.path, "players": first.num_players, "seats": specs,
               "seed": args.seed, "games_per_point": args.games, "swept": names,
               "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows}
@@ -36,7 +37,7 @@ def cmd_sweep(args, seat_specs) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
-    print_sweep(Console(highlight=False), first, result)
+    print_sweep(output_console(), first, result)
     if args.report:
         print(f"report written to {args.report}")
     return 0
@@ -52,22 +53,26 @@ def print_sweep(console: Console, game, result: dict) -> None:
         table.add_column(Text(name), justify="right")
     for seat in range(players):
         table.add_column(f"{game.player_names[seat]} win %", justify="right")
-    for header in ("seat 1 vs fair", "decisions", "mean score", "short", "shared"):
-        table.add_column(header, justify="right")
+    for header in ("seat 1 vs fair", "p", "Holm p", "", "detectable", "decisions", "mean score", "short", "shared"):
+        table.add_column(header, justify="left" if header == "" else "right", no_wrap=True)
     for row in result["points"]:
         cells = [json.dumps(row["params"][n]) for n in names]
         for share, (lo, hi) in zip(row["win_share"], row["win_share_ci95"]):
             cells.append(f"{100 * share:.0f} ({100 * lo:.0f}–{100 * hi:.0f})")
         lo, hi = row["decisions_ci95"]
         mean_score = sum(row["mean_scores"]) / players
-        cells += [f"{100 * row['first_seat_advantage']:+.0f} pts", f"{row['mean_decisions']:.1f} ({lo:.0f}–{hi:.0f})",
+        texts = row_texts(row["first_seat"])
+        cells += [f"{texts['change']} ({texts['ci95']})", texts["p"], texts["p_holm"], Text(texts["star"], style="bold red"),
+                  texts["detectable"], f"{row['mean_decisions']:.1f} ({lo:.0f}–{hi:.0f})",
                   f"{mean_score:.1f}", f"{100 * row['short_rate']:.0f}%", f"{100 * row['shared_rate']:.0f}%"]
         table.add_row(*cells)
     console.print(table)
-    console.print(f"win %: win share with its 95% interval, a win shared by k counting 1/k (fair share "
-                  f"{100 / players:.0f}%); decisions: mean with its 95% interval; seat 1 vs fair: "
-                  "the first seat's share minus the fair share, in percentage points; short: games that "
-                  "ended within a few decisions; fixed: " +
+    console.print(f"win %: win share with its 95% Wilson interval, a win shared by k counting 1/k (fair share "
+                  f"{100 / players:.0f}%); seat 1 vs fair: the first seat's share minus the fair share in "
+                  "percentage points, with the interval of the score test whose p follows; Holm p: corrected "
+                  f"for the {len(result['points'])} settings tested; *: Holm p < 0.05; detectable: the smallest "
+                  "advantage these games find with 80% power, where nothing was found; decisions: mean with "
+                  "its 95% t interval; short: games that ended within a few decisions; fixed: " +
                   (", ".join(f"{k}={json.dumps(v)}" for k, v in result["fixed"].items()) or "nothing"))
     warned = [(row, w) for row in result["points"] for w in row["warnings"]]
     for row, warning in warned[:3]:
