@@ -105,6 +105,34 @@ def test_sanity_report_warns_about_games_passed_out(capsys):
     assert sanity["end_reasons"] and sum(sanity["end_reasons"].values()) == 200
     assert sanity["plain_choices"][0]["option"] == "pass"
     assert any("ended within 16 decisions" in w for w in sanity["warnings"])
+    # the advice names a stronger setting of the bots that played, not bots already in use
+    assert any("--seats greedy:samples=4,flat" in w for w in sanity["warnings"])
+    assert not any("(flat, mcts)" in w for w in sanity["warnings"])
+
+
+def test_sanity_advice_for_flat_bots_names_a_stronger_flat():
+    from interpreter.analysis import sanity
+    advice = sanity.stronger_advice(["flat", "flat:rollouts=2"])
+    assert "--seats flat:rollouts=16,budget=128,flat:rollouts=8,budget=128" in advice
+
+
+def test_report_without_a_decision_cap_does_not_print_a_question_mark(capsys):
+    from interpreter.analysis import report
+    from interpreter.analysis.simulation import summarize
+    game = load_game(GAME)
+    results = run(game, RunSpec(game.path, dict(game.params), 2, ["random", "random"], 0), 2)
+    result = {"seed": 0, "seats": ["random", "random"], "params": game.params, **summarize(results, 2, 1.0)}
+    page = report.html_report(game, result)
+    assert "?" not in page.split("<h2>")[0] and "games/s." in page
+    assert "at most 7 decisions" in report.html_report(game, {**result, "decision_cap": 7})
+
+
+def test_piped_compare_cuts_no_header(capsys, luck):
+    code, out, _ = cli(capsys, "compare", luck, luck, "-n", 4, "--seats", "random,random")
+    assert code == 0 and "…" not in out
+    header = next(line for line in out.splitlines() if "measure" in line)
+    assert header.split() == ["measure", "base", "variant", "change", "95%", "CI", "p", "Holm", "p",
+                              "detectable", "effect", "unpaired"]
 
 
 def test_flat_bot_does_not_pass_out_la_famiglia(capsys):
@@ -285,3 +313,11 @@ def test_png_report(capsys, tmp_path):
     report = tmp_path / "r.png"
     code, _, _ = cli(capsys, "simulate", GAME, "-n", 4, "--seats", "random,random", "--report", report)
     assert code == 0 and report.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_validate_counts_one_parameter_in_the_singular(capsys, tmp_path):
+    path = tmp_path / "one.yaml"
+    path.write_text(LUCK.replace("  rounds: {default: 3, min: 1, max: 10}\n", "").replace("rounds *", "3 *"),
+                    encoding="utf-8")
+    code, out, _ = cli(capsys, "validate", path)
+    assert code == 0 and "1 parameter (bonus=0)" in out

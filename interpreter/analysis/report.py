@@ -113,8 +113,7 @@ def html_report(game, result: dict) -> str:
     first, last = result["seed"], result["seed"] + result["games"] - 1
     body = [f"<h1>{html.escape(game.name)}: {result['games']} games</h1>",
             f"<p>Seeds {first}..{last}; {seats} players; bots: {html.escape(', '.join(labels))}; "
-            f"{result['games_per_second'] or 0:g} games/s; at most {result.get('decision_cap', '?')} decisions "
-            "per game.</p>",
+            f"{result['games_per_second'] or 0:g} games/s{_cap_text(result)}.</p>",
             "<h2>Parameters</h2>", _params_table(game, result["params"]),
             "<h2>Sanity: do these numbers describe the rules or the bots?</h2>",
             _sanity_html(result["sanity"], result["games"]),
@@ -131,6 +130,12 @@ def html_report(game, result: dict) -> str:
                 f"{label} {m:.2f} (sd {sd:.2f})" for label, m, sd in
                 zip(labels, result["mean_scores"], result["score_stdev"]))) + ".</p>"]
     return _page(f"{game.name} simulation", body)
+
+
+def _cap_text(result: dict) -> str:
+    """The cap on decisions per game, when the run says what it was."""
+    cap = result.get("decision_cap")
+    return f"; at most {cap} decisions per game" if cap is not None else ""
 
 
 def html_sweep(game, result: dict) -> str:
@@ -157,7 +162,7 @@ def html_sweep(game, result: dict) -> str:
                                [(labels[s], [p["mean_scores"][s] for p in points], [p["score_ci95"][s] for p in points])
                                 for s in range(players)], name, "mean score", x_labels=xl)]
         body += ["<h2>How the results move with " + html.escape(name) + "</h2>", charts.grid(panels),
-                 "<p class='note'>Bands: 95% intervals (Wilson for win shares, normal for means); dashed line: "
+                 "<p class='note'>Bands: 95% intervals (Wilson for win shares, t for means); dashed line: "
                  "the fair share.</p>"]
     else:
         xs = sorted({json.dumps(p["params"][names[0]]) for p in points}, key=lambda t: _order(t))

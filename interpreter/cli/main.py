@@ -279,7 +279,8 @@ def _summary(path, game) -> str:
     players = str(rs.min_players) if rs.min_players == rs.max_players else \
         f"{rs.min_players}-{rs.max_players} (default {game.num_players})"
     params = ", ".join(f"{name}={json.dumps(value)}" for name, value in game.params.items())
-    params = f"{len(game.params)} parameters ({params})" if params else "no parameters"
+    count = len(game.params)
+    params = f"{count} parameter{'' if count == 1 else 's'} ({params})" if params else "no parameters"
     return (f"{path}: OK: {game.name}: {players} players, {game.num_components} components, "
             f"{len(rs.zones)} zones, {params}")
 
