@@ -321,3 +321,129 @@ def test_validate_counts_one_parameter_in_the_singular(capsys, tmp_path):
                     encoding="utf-8")
     code, out, _ = cli(capsys, "validate", path)
     assert code == 0 and "1 parameter (bonus=0)" in out
+
+
+# ---- strength check --------------------------------------------------------------------------------
+# Seat 1 alone decides once.  Without gambles it can only play `steady` (wins on 6..10 of a d10);
+# with gambles it may also play `edge` (wins on 3..10) or one of three doors that lose at once.  A
+# random seat 1 falls into a door three times in five (so gambles hurt it); a searching one takes the
+# edge (so gambles help it): the variant's effect flips sign between a weak and a strong player.
+TRAP = """
+game: {name: Trap, players: 2}
+params:
+  gambles: {default: false}
+player_vars: {points: 0}
+flow:
+  - choose:
+      prompt: play
+      options:
+        steady:
+          effects:
+            - let d = roll(10)
+            - if: d >= 6
+              then: [active.points = 1]
+        edge:
+          require: gambles
+          effects:
+            - let d = roll(10)
+            - if: d >= 3
+              then: [active.points = 1]
+        door:
+          params: {door: "range(1, 4)"}
+          require: gambles
+          effects: [log("a trap")]
+  - if: players[0].points == 0
+    then: ["players[1].points = 1"]
+  - end_game()
+scoring:
+  score: player.points
+"""
+
+
+@pytest.fixture
+def trap(tmp_path):
+    base, variant = tmp_path / "trap.yaml", tmp_path / "gambles.yaml"
+    base.write_text(TRAP, encoding="utf-8")
+    variant.write_text("extends: trap.yaml\nparams: {gambles: {default: true}}\n", encoding="utf-8")
+    return base, variant
+
+
+def _check_rows(out: str) -> dict:
+    return {row["measure"]: row for row in json.loads(out)["strength_check"]["rows"]}
+
+
+def test_strength_check_sees_a_variant_effect_flip_between_weak_and_strong_bots(capsys, trap):
+    code, out, err = cli(capsys, "compare", *trap, "-n", 60, "--seats", "random,random",
+                         "--check-strength", "flat", "--json")
+    assert code == 0, err
+    row = _check_rows(out)["win:1"]
+    assert row["weak"]["change"] < 0 < row["strong"]["change"]
+    assert row["weak"]["significant"] and row["strong"]["significant"]
+    assert row["verdict"] == "changes" and row["games_to_tell"] is None
+    assert json.loads(out)["strength_check"]["strong"] == ["flat", "flat"]
+
+
+def test_strength_check_of_simulate_prints_both_strengths_and_a_verdict(capsys, trap):
+    code, out, _ = cli(capsys, "simulate", trap[1], "-n", 40, "--seats", "random,random", "--check-strength", "flat")
+    assert code == 0
+    check = out[out.index("strength check"):]
+    seat1 = next(line for line in check.splitlines() if line.strip().startswith("seat 1 win share"))
+    assert "changes" in seat1 and "weak random, random; strong flat, flat" in check
+    assert "decisions per game: weak" in check
+
+
+def test_strength_check_by_default_plays_a_stronger_setting_of_the_same_bot(capsys, luck):
+    """The same ruleset twice at both strengths: no effect, nothing to tell."""
+    code, out, _ = cli(capsys, "compare", luck, luck, "--set", "bonus=0", "-n", 30, "--seats",
+                       "flat:rollouts=1,flat:rollouts=1", "--check-strength", "--json")
+    check = json.loads(out)["strength_check"]
+    assert code == 0 and check["strong"] == ["flat:rollouts=4,budget=128"] * 2
+    row = _check_rows(out)["score:1"]
+    assert row["verdict"] == "cannot tell yet" and row["games_to_tell"] is None  # the same games: nothing to tell
+
+
+def test_strength_check_holds_for_an_effect_of_the_rules(capsys, tmp_path, luck):
+    variant = tmp_path / "bonus.yaml"
+    variant.write_text(f"extends: {luck.name}\nparams: {{bonus: {{default: 13}}}}\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "compare", luck, variant, "-n", 40, "--seats", "flat,flat", "--check-strength",
+                       "--json")
+    rows = _check_rows(out)
+    assert code == 0 and rows["score:1"]["verdict"] == "holds" and rows["win:1"]["verdict"] == "holds"
+
+
+def test_strength_check_of_a_sweep_has_a_row_per_setting(capsys, luck):
+    code, out, _ = cli(capsys, "sweep", luck, "--set", "bonus=0,13", "-n", 40, "--seats", "random,random",
+                       "--check-strength", "flat", "--json")
+    rows = json.loads(out)["strength_check"]["rows"]
+    assert code == 0 and [row["label"] for row in rows] == ["bonus=0", "bonus=13"]
+    assert rows[1]["verdict"] == "holds"
+
+
+def test_strength_check_needs_a_bot_with_a_stronger_setting(capsys, luck):
+    code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--seats", "random,random", "--check-strength")
+    assert code == 1 and "has a setting that buys strength" in err and "--check-strength flat" in err
+    code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--check-strength", "flat,flat,flat")
+    assert code == 1 and "lists 3 bots for 2 seats" in err
+
+
+def _row(change, significant, se=0.05, games=100):
+    return {"change": change, "significant": significant, "se": se, "games": games}
+
+
+@pytest.mark.parametrize("weak, strong, difference, said", [
+    (_row(0.1, True), _row(0.2, True), _row(0.1, True), "holds"),        # same direction, size differs
+    (_row(0.1, True), _row(-0.1, True), _row(-0.2, False), "changes"),   # opposite directions
+    (_row(0.1, True), _row(0.0, False), _row(-0.1, True), "changes"),    # gone at the stronger setting
+    (_row(0.1, True), _row(0.05, False), _row(-0.05, False), "cannot tell yet"),
+    (_row(0.0, False), _row(0.0, False), _row(0.0, False), "cannot tell yet"),
+])
+def test_strength_verdicts(weak, strong, difference, said):
+    from interpreter.analysis import strength
+    assert strength.verdict(weak, strong, difference)[0] == said
+
+
+def test_games_to_tell_is_the_fewer_of_both_significant_and_the_difference_significant():
+    from interpreter.analysis import strength
+    # the strong effect (se 0.05, half the detectable 0.14) needs 4x the games; the difference more
+    said, games = strength.verdict(_row(0.2, True), _row(0.07, False), _row(-0.13, False, se=0.1))
+    assert said == "cannot tell yet" and games == pytest.approx(400, rel=0.05)

@@ -57,7 +57,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from interpreter.analysis import display, paired, seats  # noqa: E402
 from interpreter.analysis.simulation import GameResult  # noqa: E402
-from interpreter.cli.sim import row_texts  # noqa: E402
+from interpreter.cli.runs import row_texts  # noqa: E402
 
 
 def _excludes_zero(bounds) -> bool:

@@ -36,7 +36,7 @@ def check_measure(name: str, players: int) -> str:
     return name
 
 
-def _values(results: list, measure: str) -> list:
+def values(results: list, measure: str) -> list:
     kind, _, seat = measure.partition(":")
     if kind == "win":
         return [int(seat) - 1 in r.winners for r in results]
@@ -64,7 +64,7 @@ def pairs(base: list, variant: list) -> tuple:
 
 def test(base: list, variant: list, measure: str) -> dict:
     """One row: the measure under both rulesets, the paired test and the unpaired one."""
-    xs, ys = _values(base, measure), _values(variant, measure)
+    xs, ys = values(base, measure), values(variant, measure)
     n = len(xs)
     if measure.startswith("win"):
         paired = stats.mcnemar_exact(xs, ys)

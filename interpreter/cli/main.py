@@ -17,7 +17,8 @@ from rich.text import Text
 from dsl.errors import ErrorList, ParameterError, RulebookError
 from rulebook_data import rulebook_version
 
-from . import folders as cli_folders, info as cli_info, sim as cli_sim, sweep as cli_sweep
+from . import folders as cli_folders, info as cli_info, runs as cli_runs, sim as cli_sim, strength as cli_strength, \
+    sweep as cli_sweep
 from ..store import search_path
 from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
@@ -29,7 +30,7 @@ from ..web import serve as web_serve
 
 HUMAN = "human"  # the seat spec of a person at the terminal (as in interpreter/cli/play.py)
 DEFAULT_BOT = "random"   # the bots of `play` (quick to answer)
-SIM_BOT = cli_sim.SIM_BOT  # the bots of simulate, compare and sweep
+SIM_BOT = cli_runs.SIM_BOT  # the bots of simulate, compare and sweep
 
 
 # ---- entry point ----------------------------------------------------------------------------------
@@ -91,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
     _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
                                              f"{SIM_BOT} everywhere); bots: flat, random, greedy, mcts")
-    cli_sim.add_run_arguments(simulate)
+    cli_runs.add_run_arguments(simulate)
+    cli_strength.add_argument(simulate)
     simulate.add_argument("--log", metavar="FILE",
                           help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
     simulate.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
@@ -105,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare_cmd.add_argument("--players", type=_positive_int, help="number of players")
     compare_cmd.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                              metavar="NAME=VALUE", help="set a parameter of both (repeatable)")
-    cli_sim.add_run_arguments(compare_cmd, games_required=False)
+    cli_runs.add_run_arguments(compare_cmd, games_required=False)
+    cli_strength.add_argument(compare_cmd)
     compare_cmd.add_argument("--until-significant", action="store_true",
                              help="play batches of -n games (default 200) until --measure differs "
                                   "significantly (alpha spent evenly over the planned batches) or --max-games")
@@ -125,7 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_BOT})")
     sweep.add_argument("--players", type=_positive_int, help="number of players")
     sweep.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
-    cli_sim.add_run_arguments(sweep)
+    cli_runs.add_run_arguments(sweep)
+    cli_strength.add_argument(sweep)
     sweep.set_defaults(run=cmd_sweep)
 
     tournament = commands.add_parser("tournament", help="play bots against each other in every seat order")
@@ -134,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--players", type=_positive_int, help="number of players")
     tournament.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                             metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
-    cli_sim.add_run_arguments(tournament)
+    cli_runs.add_run_arguments(tournament)
     tournament.set_defaults(run=cmd_tournament)
 
     for name, helptext, handler in (
@@ -189,7 +193,7 @@ def _setting(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-_positive_int = cli_sim.positive_int
+_positive_int = cli_runs.positive_int
 
 
 def _load(args):

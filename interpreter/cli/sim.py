@@ -1,9 +1,7 @@
 """The simulation commands: ``simulate``, ``compare`` and ``tournament`` (``sweep`` is in sweep.py)."""
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -11,88 +9,42 @@ from rich.text import Text
 
 from dsl.errors import ParameterError
 
-from ..analysis import display, paired, report, sanity, stats
-from ..analysis.executor import make_executor
+from ..analysis import display, paired, report, sanity, stats, strength
 from ..analysis.match_log import write_logs
-from ..analysis.simulation import RunSpec, run, simulate, summarize
+from ..analysis.simulation import run, simulate, summarize
 from ..analysis.tournament import seat_orders, standings
-from ..bots import MAX_DECISIONS, make_bot
+from . import strength as cli_strength
 from .progress import progress
-
-SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
-
-
-def add_run_arguments(parser, games_required: bool = True) -> None:
-    parser.add_argument("-n", "--games", type=positive_int, required=games_required, help="number of games")
-    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
-    parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="processes (or Ray tasks at a time) to play on; the results are the same for any number")
-    parser.add_argument("--backend", choices=("local", "ray"), default="local",
-                        help="where to play: local processes (default) or a Ray cluster (pip install 'rulebook[ray]')")
-    parser.add_argument("--address", help="the Ray cluster to join (with --backend ray; default: a local Ray)")
-    parser.add_argument("--max-decisions", type=positive_int, default=MAX_DECISIONS, metavar="N",
-                        help=f"cut a game off after N decisions and report it as unfinished (default {MAX_DECISIONS})")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-
-
-def positive_int(text: str) -> int:
-    """A whole number of at least 1, for options such as ``-n`` and ``--players``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def output_console() -> Console:
-    """The console of tables: the terminal's width on a terminal; piped or redirected, wide enough
-    that no column is cut (rich would otherwise assume 80 columns)."""
-    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
-
-
-PIPED_WIDTH = 240
-
-
-def check_specs(specs) -> None:
-    for seat, spec in enumerate(specs):
-        make_bot(spec, seat, 0)  # a wrong spec fails here, before any game starts
-
-
-def run_spec(game, specs, args, logs=False) -> RunSpec:
-    return RunSpec(game.path, dict(game.params), game.num_players, list(specs), args.seed, logs,
-                   args.max_decisions)
-
-
-def executor_for(args):
-    return make_executor(args.backend, args.jobs, args.address)
-
-
-def public_summary(game, specs, args, summary) -> dict:
-    head = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": list(specs),
-            "players": game.num_players, "params": game.params, "jobs": args.jobs, "backend": args.backend,
-            "decision_cap": args.max_decisions}
-    return {**head, **summary}
+from .runs import check_specs, executor_for, output_console, public_summary, row_texts, run_spec
 
 
 # ---- simulate -------------------------------------------------------------------------------------
 def cmd_simulate(args, game, specs) -> int:
     check_specs(specs)
+    strong = cli_strength.strong_seats(args, specs)
     if args.report:
         report.check(args.report)  # before the run: a wrong path or a missing extra fails now
     with executor_for(args) as executor, progress(args) as bar:
         summary, results = simulate(game, run_spec(game, specs, args, bool(args.log)), args.games, executor,
                                     bar.task(game.name, args.games))
+        if strong:
+            stronger = cli_strength.play_strong(game, strong, args, args.games, executor, bar)
     if args.log:
         write_logs(args.log, [r.log for r in results])
     result = public_summary(game, specs, args, summary)
+    if strong:
+        result["strength_check"] = cli_strength.report(
+            specs, strong, strength.seat_check(results, stronger, game.num_players),
+            strength.length_check(results, stronger))
     if args.report:
         report.write(args.report, game, result)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
         print_simulation(output_console(), game, result)
+        if strong:
+            cli_strength.print_check(output_console(), result["strength_check"],
+                                     "strength check: each seat's advantage over the fair share")
         if args.report:
             print(f"report written to {args.report}")
     return 0
@@ -150,6 +102,7 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
         raise ParameterError("the two rulesets are played with different numbers of players",
                              hint="give --players")
     check_specs(specs)
+    strong = cli_strength.strong_seats(args, specs)
     players = base_game.num_players
     measure = paired.check_measure(args.measure, players)
     batch = args.games or 200
@@ -172,6 +125,9 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
                 if row["p"] < threshold:
                     stopped = look
                     break
+        if strong:
+            base_strong = cli_strength.play_strong(base_game, strong, args, len(base), executor, bar)
+            variant_strong = cli_strength.play_strong(variant_game, strong, args, len(base), executor, bar)
     verdict = paired.compare(base, variant, players)
     verdict.update({"measure": measure, "batch": batch, "looks_planned": looks, "threshold": threshold,
                     "sequential": bool(args.until_significant), "stopped_at_look": stopped})
@@ -181,10 +137,16 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
     result = {"base": public_summary(base_game, specs, args, summarize(base, players, 0, specs)),
               "variant": public_summary(variant_game, specs, args, summarize(variant, players, 0, specs)),
               "comparison": verdict}
+    if strong:
+        result["strength_check"] = cli_strength.report(
+            specs, strong, strength.effect_check(base, variant, base_strong, variant_strong, players))
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
         print_comparison(output_console(), args, base_game, variant_game, specs, result)
+        if strong:
+            cli_strength.print_check(output_console(), result["strength_check"],
+                                     "strength check: the variant's effect at two strengths")
     return 0
 
 
@@ -215,18 +177,6 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                       "smallest change these games find with 80% power (alpha 0.05), shown where nothing "
                       "was found. Effect: odds ratio of the discordant pairs for win rates, d_z for means; "
                       "unpaired: the p-value the unpaired test (z-test, Welch) would give.")
-
-
-def row_texts(row: dict) -> dict:
-    """The printed figures of a comparison row (shared by compare and the strength check)."""
-    rate = row["measure"].startswith("win")
-    scale, decimals, unit = (100, 1, "%") if rate else (1, 2, "")
-    shown = not row["significant"] and row.get("detectable") is not None
-    return {"change": display.number(row["change"], decimals, scale) + unit,
-            "ci95": display.interval(row["ci95"], decimals, scale),
-            "p": display.p_value(row["p"]), "p_holm": display.p_value(row["p_holm"]), "star": display.star(row),
-            "detectable": f"±{display.number(row['detectable'], decimals, scale, sign=False)}{unit}" if shown else "",
-            "value": lambda v: f"{100 * v:.1f}%" if rate else f"{v:.2f}"}
 
 
 def comparison_table(rows: list) -> Table:

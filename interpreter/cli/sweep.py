@@ -7,11 +7,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import report, sweep
+from ..analysis import report, strength, sweep
 from ..analysis.simulation import simulate
 from ..game import load_game
+from . import strength as cli_strength
 from .progress import progress
-from .sim import check_specs, executor_for, output_console, row_texts, run_spec
+from .runs import check_specs, executor_for, output_console, row_texts, run_spec
 
 
 def cmd_sweep(args, seat_specs) -> int:
@@ -20,24 +21,33 @@ def cmd_sweep(args, seat_specs) -> int:
     first = games[0]
     specs = seat_specs(args.seats, first)
     check_specs(specs)
+    strong = cli_strength.strong_seats(args, specs)
     if args.report:
         report.check(args.report, formats=(".html", ".htm", ".png"))
-    rows = []
+    rows, checks = [], []
     with executor_for(args) as executor, progress(args) as bar:
         tick = bar.task(f"{first.name}: {len(points)} settings", len(points) * args.games)
         for point, game in zip(points, games):
-            summary, _ = simulate(game, run_spec(game, specs, args), args.games, executor, tick)
+            summary, results = simulate(game, run_spec(game, specs, args), args.games, executor, tick)
             rows.append(sweep.point_summary({n: game.params[n] for n in names}, summary, game.num_players))
+            if strong:
+                stronger = cli_strength.play_strong(game, strong, args, args.games, executor, bar)
+                checks.append((rows[-1]["params"], strength.seat_check(results, stronger, game.num_players, [1])[0]))
     sweep.adjust(rows)
     result = {"game": first.name, "ruleset": first.path, "players": first.num_players, "seats": specs,
               "seed": args.seed, "games_per_point": args.games, "swept": names,
               "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows}
+    if strong:
+        result["strength_check"] = cli_strength.report(specs, strong, strength.across_points(checks))
     if args.report:
         report.write_sweep(args.report, first, result)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
     print_sweep(output_console(), first, result)
+    if strong:
+        cli_strength.print_check(output_console(), result["strength_check"],
+                                 "strength check: seat 1's advantage over the fair share at every setting")
     if args.report:
         print(f"report written to {args.report}")
     return 0

@@ -1,0 +1,81 @@
+"""What the simulation commands (simulate, compare, sweep, tournament and the strength check) share:
+their run options, bot checks, run specs, executors, the console of tables, and figures as text."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+
+from ..analysis import display
+from ..analysis.executor import make_executor
+from ..analysis.simulation import RunSpec
+from ..bots import MAX_DECISIONS, make_bot
+
+SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
+
+
+def add_run_arguments(parser, games_required: bool = True) -> None:
+    parser.add_argument("-n", "--games", type=positive_int, required=games_required, help="number of games")
+    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
+    parser.add_argument("--jobs", type=positive_int, default=1,
+                        help="processes (or Ray tasks at a time) to play on; the results are the same for any number")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where to play: local processes (default) or a Ray cluster (pip install 'rulebook[ray]')")
+    parser.add_argument("--address", help="the Ray cluster to join (with --backend ray; default: a local Ray)")
+    parser.add_argument("--max-decisions", type=positive_int, default=MAX_DECISIONS, metavar="N",
+                        help=f"cut a game off after N decisions and report it as unfinished (default {MAX_DECISIONS})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1, for options such as ``-n`` and ``--players``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def output_console() -> Console:
+    """The console of tables: the terminal's width on a terminal; piped or redirected, wide enough
+    that no column is cut (rich would otherwise assume 80 columns)."""
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
+
+
+PIPED_WIDTH = 240
+
+
+def check_specs(specs) -> None:
+    for seat, spec in enumerate(specs):
+        make_bot(spec, seat, 0)  # a wrong spec fails here, before any game starts
+
+
+def run_spec(game, specs, args, logs=False) -> RunSpec:
+    return RunSpec(game.path, dict(game.params), game.num_players, list(specs), args.seed, logs,
+                   args.max_decisions)
+
+
+def executor_for(args):
+    return make_executor(args.backend, args.jobs, args.address)
+
+
+def public_summary(game, specs, args, summary) -> dict:
+    head = {"game": game.name, "ruleset": game.path, "seed": args.seed, "seats": list(specs),
+            "players": game.num_players, "params": game.params, "jobs": args.jobs, "backend": args.backend,
+            "decision_cap": args.max_decisions}
+    return {**head, **summary}
+
+
+def row_texts(row: dict) -> dict:
+    """The printed figures of a comparison row (shared by compare and the strength check)."""
+    rate = row["measure"].startswith("win")
+    scale, decimals, unit = (100, 1, "%") if rate else (1, 2, "")
+    shown = not row["significant"] and row.get("detectable") is not None
+    return {"change": display.number(row["change"], decimals, scale) + unit,
+            "ci95": display.interval(row["ci95"], decimals, scale),
+            "p": display.p_value(row["p"]), "p_holm": display.p_value(row["p_holm"]), "star": display.star(row),
+            "detectable": f"±{display.number(row['detectable'], decimals, scale, sign=False)}{unit}" if shown else "",
+            "value": lambda v: f"{100 * v:.1f}%" if rate else f"{v:.2f}"}

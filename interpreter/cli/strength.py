@@ -1,0 +1,70 @@
+"""``--check-strength`` of simulate, compare and sweep: the same seeds again with stronger bots, and
+whether each conclusion holds (see :mod:`interpreter.analysis.strength`)."""
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis import strength
+from ..analysis.simulation import run
+from .runs import check_specs, row_texts, run_spec
+
+VERDICT_STYLE = {strength.HOLDS: "green", strength.CHANGES: "bold red", strength.CANNOT_TELL: "yellow"}
+
+
+def add_argument(parser) -> None:
+    parser.add_argument("--check-strength", nargs="?", const="", default=None, metavar="SPEC",
+                        help="play the same seeds again with stronger bots (SPEC, one for all seats or one "
+                             "per seat; default: each bot with four times its time per decision, e.g. "
+                             "flat:rollouts=16,budget=128) and say whether each conclusion holds")
+
+
+def strong_seats(args, specs: list):
+    """The stronger seats of ``--check-strength``, checked before any game is played; None without it."""
+    if args.check_strength is None:
+        return None
+    stronger = strength.stronger_seats(specs, args.check_strength)
+    check_specs(stronger)
+    return stronger
+
+
+def play_strong(game, specs: list, args, games: int, executor, bar) -> list:
+    """The games 0..games-1 of ``game`` again with the stronger ``specs``."""
+    tick = bar.task(f"{game.name} (strength check)", games)
+    return run(game, run_spec(game, specs, args), games, on_game=tick, executor=executor)
+
+
+def report(weak_specs: list, strong_specs: list, rows: list, length=None) -> dict:
+    return {"weak": list(weak_specs), "strong": list(strong_specs), "rows": rows, "length": length,
+            "games": rows[0]["difference"]["games"] if rows else 0}
+
+
+def print_check(console, check: dict, title: str = "strength check") -> None:
+    console.print(Text(f"\n{title}: {check['games']} games at each strength, the same seeds; weak "
+                       f"{', '.join(check['weak'])}; strong {', '.join(check['strong'])}", style="bold"))
+    table = Table(box=None, padding=(0, 1))
+    for name in ("", "weak", "95% CI", "strong", "95% CI", "strong − weak", "95% CI", "p", "Holm p",
+                 "verdict", "games to tell"):
+        table.add_column(name, justify="left" if name in ("", "verdict") else "right", no_wrap=True)
+    for row in check["rows"]:
+        weak, strong, diff = (row_texts(row[k]) for k in ("weak", "strong", "difference"))
+        games = row["games_to_tell"]
+        table.add_row(Text(row["label"]), weak["change"] + weak["star"], weak["ci95"],
+                      strong["change"] + strong["star"], strong["ci95"], diff["change"] + diff["star"],
+                      diff["ci95"], diff["p"], diff["p_holm"], Text(row["verdict"], style=VERDICT_STYLE[row["verdict"]]),
+                      "" if games is None else f"~{games:,}")
+    console.print(table)
+    length = check.get("length")
+    if length:
+        texts = row_texts(length["difference"])
+        (wm, wlo, whi), (sm, slo, shi) = length["weak"], length["strong"]
+        console.print(f"decisions per game: weak {wm:.1f} ({wlo:.1f}..{whi:.1f}), strong {sm:.1f} "
+                      f"({slo:.1f}..{shi:.1f}), strong − weak {texts['change']} ({texts['ci95']}, p "
+                      f"{texts['p']}): game length belongs to the rules and the bots together.")
+    console.print("weak, strong: the effect at each strength with its 95% interval (*: significant after "
+                  "Holm's correction in its own table); strong − weak: the difference, tested as pairs over "
+                  "the seeds (paired t; Holm p over these rows). holds: significant at both strengths in the "
+                  "same direction; changes: significant in opposite directions, or the difference is "
+                  "significant and the conclusion does not hold; cannot tell yet: anything else. games to "
+                  "tell: about how many games per strength would make the observed effects significant "
+                  "(80% power), were they real.")
