@@ -447,3 +447,18 @@ def test_games_to_tell_is_the_fewer_of_both_significant_and_the_difference_signi
     # the strong effect (se 0.05, half the detectable 0.14) needs 4x the games; the difference more
     said, games = strength.verdict(_row(0.2, True), _row(0.07, False), _row(-0.13, False, se=0.1))
     assert said == "cannot tell yet" and games == pytest.approx(400, rel=0.05)
+
+
+def test_stronger_settings_of_each_bot():
+    from interpreter.bots import stronger_spec
+    assert stronger_spec("flat") == "flat:rollouts=16,budget=128"
+    assert stronger_spec("flat:seconds=0.01") == "flat:seconds=0.04"
+    assert stronger_spec("mcts:iterations=1000,depth=4") == "mcts:iterations=4000,depth=4"
+    assert stronger_spec("mcts:seconds=0.5") == "mcts:seconds=2"
+    assert stronger_spec("greedy") == "greedy:samples=4"
+    assert stronger_spec("random") is None
+
+
+def test_flat_by_the_clock_plays_a_game(capsys):
+    code, out, _ = cli(capsys, "simulate", GAME, "-n", 1, "--seats", "flat:seconds=0.001,flat", "--json")
+    assert code == 0 and json.loads(out)["finished"] == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 
 from dsl.errors import ParameterError, RulebookError
 
@@ -33,9 +34,11 @@ class Bot:
     @classmethod
     def stronger(cls, options: dict, factor: int) -> dict:
         """The options of a setting ``factor`` times as strong in time: every ``strength`` option
-        multiplied (within its limit); empty when the bot has no such option."""
+        multiplied (within its limit), or ``seconds`` when the bot thinks by the clock; empty when
+        the bot has no such option."""
         scaled = {}
-        for key in cls.strength:
+        by_clock = options.get("seconds", cls.options.get("seconds", 0))
+        for key in ("seconds",) if by_clock else cls.strength:
             value = options.get(key, cls.options[key]) * factor
             high = cls.limits.get(key, (None, None))[1]
             scaled[key] = value if high is None else min(value, high)
@@ -50,14 +53,18 @@ class Bot:
         """The action this bot takes in ``state``, where it is this bot's turn."""
         raise NotImplementedError
 
-    def best_by_samples(self, state, samples: int, make_judge):
+    def best_by_samples(self, state, samples: int, make_judge, seconds: float = 0.0):
         """The legal action with the highest total value over ``samples`` determinized worlds (random
-        among equals).  For each world, ``make_judge()`` gives ``judge(after)``, the value of the
-        world after one action (it may play on); every action is judged on a copy of the same world.
-        A dealing the rules cannot go on from (see ``State.determinize``) is skipped."""
+        among equals), or over as many worlds as ``seconds`` allow (at least one) when it is above 0.
+        For each world, ``make_judge()`` gives ``judge(after)``, the value of the world after one
+        action (it may play on); every action is judged on a copy of the same world.  A dealing the
+        rules cannot go on from (see ``State.determinize``) is skipped."""
         actions = state.legal_actions()
         totals = [0.0] * len(actions)
-        for _ in range(samples):
+        deadline = time.perf_counter() + seconds if seconds else None
+        done = 0
+        while done < samples if deadline is None else (done == 0 or time.perf_counter() < deadline):
+            done += 1
             try:
                 world = state.determinize(self.seat, self.rng)
             except RulebookError:

@@ -10,7 +10,9 @@ leaders would get and the fair share.  So ending the game in a tie or a loss is 
 on, which is what keeps the bot from passing out a game that has free moves.  Comparing every
 action on the same worlds and random numbers (common random numbers) makes a few samples enough.
 Cost per decision: about ``budget`` playouts of one round; with many legal actions the bot takes
-fewer samples each (at least one).
+fewer samples each (at least one).  With ``seconds`` above 0 the bot instead samples worlds until that
+much time has passed (at least one world), for comparisons at equal time per decision; its play then
+depends on the machine's speed, like ``mcts:seconds``.
 """
 from __future__ import annotations
 
@@ -28,10 +30,12 @@ class FlatBot(Bot):
     name = "flat"
     description = ("flat Monte Carlo: for each legal action, `rollouts` random playouts until its next "
                    "turn (at most `depth` decisions; fewer playouts, down to one, when `rollouts` × "
-                   "actions exceeds `budget`) on copies with the hidden cards dealt anew, judged by who "
-                   "leads by the ruleset's evaluation; the fast default for simulations")
-    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5}
-    limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1)}
+                   "actions exceeds `budget`; or as many as `seconds` per decision allow) on copies with the "
+                   "hidden cards dealt anew, judged by who leads by the ruleset's evaluation; the fast "
+                   "default for simulations")
+    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0}
+    limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
+              "seconds": (0, 86400)}
     strength = ("rollouts", "budget")
 
     def choose(self, state):
@@ -52,7 +56,7 @@ class FlatBot(Bot):
                 return value + TIE_BREAK * margin / (1 + abs(margin))
             return judge
 
-        return self.best_by_samples(state, samples, make_judge)
+        return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 
 
 def _judged(state, seat: int, seats: int, shared: float) -> tuple:

@@ -146,14 +146,6 @@ class MctsBot(Bot):
               "shared": (0, 1)}
     strength = ("iterations",)
 
-    @classmethod
-    def stronger(cls, options: dict, factor: int) -> dict:
-        """More iterations, or more seconds when the bot thinks by the clock."""
-        seconds = options.get("seconds", cls.options["seconds"])
-        if seconds:
-            return {"seconds": min(seconds * factor, cls.limits["seconds"][1])}
-        return super().stronger(options, factor)
-
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)
         settings = self.settings
