@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import ast, ir
 from .checker import ExprChecker, Scope, reads_only_printed, suggest
 from .decisions import Decisions
+from .display import DisplayChecks
 from .declarations import Declarations, split_signature
 from .errors import COMMA_HINT, CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
@@ -18,7 +19,7 @@ from .yaml_loader import Document
 EVENTS = ("enter", "leave", "empty")
 
 
-class Resolver(Declarations, Statements, Decisions):
+class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def __init__(self, doc: Document, functions, effects, params=None, players=None):
         self.doc = doc
         self.data = doc.data
@@ -109,6 +110,7 @@ class Resolver(Declarations, Statements, Decisions):
         self._triggers()
         self._zone_conditions()
         self._scoring()
+        self._display()
         self._remaining_procedures()
         self._check_quiet_calls()
         self._check_chance_calls()

@@ -1,0 +1,96 @@
+"""The ``display:`` section (docs/language.md, "Display"): checked names, load-time field counts,
+merged by variants, kept by the load cache, and carried to the web table as static ruleset data."""
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter import ErrorList, load_game
+
+SEED_GAMES = ["pferderennen-mafia", "gangster", "la-famiglia", "mafiadollar"]
+
+TINY = """\
+game: {name: Tiny race, players: 2}
+params:
+  size: {default: 9, min: 1, max: 20}
+components:
+  token: {attributes: {n: int}, marks: {pos: 0}, in: board, table: [{n: 1}, {n: 2}]}
+zones:
+  board: {}
+vars:
+  v: 0
+flow:
+  - end_game()
+"""
+
+
+def write(tmp_path, text, name="game.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def messages(path):
+    with pytest.raises(ErrorList) as info:
+        load_game(path, cache=False)
+    return [(e.position.line, e.message) for e in info.value.errors]
+
+
+def test_a_track_counts_its_fields_from_parameters(tmp_path):
+    game = load_game(write(tmp_path, TINY + "display:\n  tracks:\n    - {zone: board, attribute: pos, fields: size + 1, "
+                                            "finish: size}\n"), params={"size": 12}, cache=False)
+    track = game.ruleset.display["tracks"][0]
+    assert (track["fields"], track["finish"], track["start"]) == (13, 12, 0)
+
+
+def test_every_name_the_section_uses_is_checked(tmp_path):
+    found = messages(write(tmp_path, TINY + """\
+display:
+  labels: {bord: B}
+  hide: [token]
+  layout: {top: [nope]}
+  tracks:
+    - {zone: board, attribute: n2, fields: size}
+    - {variable: w, fields: sizes}
+  faces:
+    token: {colour: c, explain: "{x} at {pos}"}
+    tok: {value: n}
+"""))
+    text = "\n".join(message for _, message in found)
+    assert "'labels' names 'bord'" in text and "'hide' names 'token'" in text
+    assert "'layout' places unknown zone 'nope'" in text and "'n2' is none" in text
+    assert "unknown variable 'w'" in text and "not 'sizes'" in text
+    assert "has no attribute 'c'" in text and "'{x}' is no attribute" in text and "{pos}" not in text
+    assert "unknown component kind 'tok'" in text
+    assert [line for line, _ in found] == [13, 14, 15, 17, 18, 18, 20, 20, 21]
+
+
+def test_the_schema_refuses_an_unknown_symbol(tmp_path):
+    found = messages(write(tmp_path, TINY + "display:\n  faces:\n    token: {symbol: dragon}\n"))
+    assert found and found[0][0] == 14 and "'dragon' is not one of" in found[0][1]
+
+
+def test_a_variant_merges_the_section_key_by_key(tmp_path):
+    write(tmp_path, TINY + "display:\n  lang: de\n  labels: {board: Spielbrett, v: Wert}\n", "base.yaml")
+    game = load_game(write(tmp_path, "extends: base.yaml\ndisplay:\n  labels: {v: Zähler}\n", "variant.yaml"),
+                     cache=False)
+    assert game.ruleset.display["lang"] == "de"
+    assert game.ruleset.display["labels"] == {"board": "Spielbrett", "v": "Zähler"}
+
+
+def test_a_ruleset_without_it_has_none():
+    assert load_game("rulesets/examples/pig.yaml").ruleset.display == {}
+
+
+def test_the_schema_and_the_checker_know_the_same_symbols():
+    from dsl.display import SYMBOLS
+    schema = json.loads(Path("schemas/ruleset.schema.json").read_text(encoding="utf-8"))
+    assert tuple(schema["$defs"]["display"]["properties"]["faces"]["additionalProperties"]["properties"]
+                 ["symbol"]["enum"]) == SYMBOLS
+
+
+@pytest.mark.parametrize("name", SEED_GAMES)
+def test_seed_games_keep_their_display_through_the_cache(name):
+    first = load_game(name).ruleset.display
+    again = load_game(name).ruleset.display  # read back from the load cache
+    assert first == again and first["labels"] and json.loads(json.dumps(first)) == first
