@@ -35,10 +35,12 @@ class DisplayChecks:
         named = {**{z: "zone" for z in rs.zones}, **{v: "variable" for v in rs.vars},
                  **{v: "player variable" for v in rs.player_vars}, **{k: "kind" for k in rs.kinds}}
         attributes = {a for kind in rs.kinds.values() for a in list(kind.attributes) + list(kind.marks)}
+        attributes |= {p for options in self._option_specs() for option in options.values()
+                       if isinstance(option, dict) for p in (option.get("params") or {})}
         labels = spec.get("labels") or {}
         for name in labels:
             if name not in named and name not in attributes:
-                self.error(CheckError(f"'labels' names '{name}', which is no zone, variable, kind or attribute",
+                self.error(CheckError(f"'labels' names '{name}', which is no zone, variable, kind, attribute or option parameter",
                                       hint=suggest(name, list(named) + sorted(attributes))), ("display", "labels", name))
         out["labels"] = dict(labels)
         out["values"] = dict(spec.get("values") or {})
@@ -61,6 +63,8 @@ class DisplayChecks:
         out["faces"] = {kind: self._display_face(kind, face) for kind, face in (spec.get("faces") or {}).items()}
         out["player_colours"] = list(spec.get("player_colours") or [])
         out["colours"] = dict(spec.get("colours") or {})
+        out["symbols"] = dict(spec.get("symbols") or {})
+        out["offers"] = [self._display_offer(i, offer) for i, offer in enumerate(spec.get("offers") or [])]
         rs.display = out
 
     def _display_variable(self, entry, path):
@@ -109,6 +113,36 @@ class DisplayChecks:
         self._display_variable(counter, path)
         return dict(counter)
 
+    def _display_offer(self, i, offer):
+        """An option whose actions are offers: ``what`` names its component parameter, ``from`` its
+        player parameter (who offers; without it, the offer reads as made to the seat deciding)."""
+        path = ("display", "offers", i)
+        options = {name: spec for proc in self._option_specs() for name, spec in proc.items() if isinstance(spec, dict)}
+        spec = options.get(offer["option"])
+        if spec is None:
+            self.error(CheckError(f"'offers' names '{offer['option']}', which is no option of a choose",
+                                  hint=suggest(offer["option"], options)), path + ("option",))
+            return dict(offer)
+        params = spec.get("params") or {}
+        for key in ("what", "from"):
+            if key in offer and offer[key] not in params:
+                self.error(CheckError(f"option '{offer['option']}' has no parameter '{offer[key]}'",
+                                      hint=suggest(offer[key], params)), path + (key,))
+        return dict(offer)
+
+    def _option_specs(self):
+        """Every ``options:`` mapping of a ``choose`` anywhere in the document."""
+        found, pending = [], [self.data]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("choose"), dict) and isinstance(node["choose"].get("options"), dict):
+                    found.append(node["choose"]["options"])
+                pending.extend(node.values())
+            elif isinstance(node, list):
+                pending.extend(node)
+        return found
+
     def _display_face(self, kind, face):
         path = ("display", "faces", kind)
         if kind not in self.rs.kinds:
@@ -116,7 +150,7 @@ class DisplayChecks:
                        path)
             return dict(face)
         known = set(self.rs.kinds[kind].attributes) | set(self.rs.kinds[kind].marks) | {"name"}
-        for key in ("colour", "value", "label"):
+        for key in ("colour", "value", "label", "symbol_of"):
             if key in face and face[key] not in known:
                 self.error(CheckError(f"component kind '{kind}' has no attribute '{face[key]}'",
                                       hint=suggest(face[key], known)), path + (key,))

@@ -171,7 +171,7 @@ def test_an_unknown_name_lists_the_closest_zones_variables_and_definitions(tmp_p
 
 
 # ---- variants select any statement ---------------------------------------------------------------
-@pytest.mark.parametrize("selector", ["{choose: ~}", "0", "-1", '{choose: {prompt: "Action 3: play a Brutale?"}}'])
+@pytest.mark.parametrize("selector", ["{choose: ~}", "0", "-1", '{choose: {prompt: "Play a Brutale?"}}'])
 def test_a_variant_selects_an_unnamed_choose(tmp_path, selector):
     path = write(tmp_path, f"""\
     extends: la-famiglia
