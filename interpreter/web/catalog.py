@@ -6,6 +6,7 @@ files of the same folder.  So no request reaches a file outside the rulesets fol
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from dsl.errors import ErrorList, ParameterError, RulebookError
@@ -14,6 +15,15 @@ from dsl.yaml_loader import load_yaml_file
 
 from ..analysis.fingerprint import file_digest
 from ..game import Game, load_game
+
+
+_REPOSITORY_PATH = re.compile(r"\b[\w.-]+/[\w./-]+\.(?:md|yaml|json)\b")
+
+
+def _without_paths(text: str) -> str:
+    """A description for people: the sentences naming files of the repository left out."""
+    sentences = re.split(r"(?<=[.;])\s+", text)
+    return " ".join(s for s in sentences if not _REPOSITORY_PATH.search(s)).strip()
 
 
 class Catalog:
@@ -81,6 +91,9 @@ class Catalog:
             game = data.get("game") if isinstance(data.get("game"), dict) else {}
             entry["variant"] = "extends" in data
             entry["name"] = str(game.get("name") or data.get("extends") or key)
+            if isinstance(game.get("description"), str) and game["description"].strip():
+                entry["about"] = " ".join(game["description"].split())
+        entry["about"] = _without_paths(entry["about"])
         return entry
 
     def details(self, key: str) -> dict:

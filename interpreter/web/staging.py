@@ -54,3 +54,32 @@ def choice_payload(state, seat, prefix: tuple, choice_list: list) -> list:
             item["seat"] = value
         out.append(item)
     return out
+
+
+def offers_payload(state, seat, specs: list) -> list:
+    """The offers among the seat's legal actions, as the ruleset's ``display: offers`` names them:
+    who offers (a seat, or None) and what (a component's name and kind, as the action's text names
+    it to this seat; its id only where the seat sees the component)."""
+    if not specs:
+        return []
+    game = state.game
+    wanted = {spec["option"]: spec for spec in specs}
+    out, seen = [], set()
+    for action in state.legal_actions():
+        spec = wanted.get(action.option.name)
+        if spec is None:
+            continue
+        names = action.option.param_names
+        what = action.values[names.index(spec["what"])] if spec["what"] in names else None
+        if not isinstance(what, int):
+            continue
+        item = {"name": game.names[what], "kind": game.kinds[what], "to": seat}
+        offerer = action.values[names.index(spec["from"])] if spec.get("from") in names else None
+        item["from"] = offerer if isinstance(offerer, int) else None
+        if (what, item["from"]) in seen:
+            continue
+        seen.add((what, item["from"]))
+        if component_visible(state, what, seat):
+            item["id"] = what
+        out.append(item)
+    return out

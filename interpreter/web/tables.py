@@ -226,6 +226,8 @@ class Table:
                "view": _without_narration(state.view(viewer)), "narration": lines[-MAX_NARRATION:], "moves": state.moves,
                "over": state.is_terminal(), "pace": self.record["pace"], "end_reason": state.end_reason,
                "turn": state.current_player(), "can_undo": viewer in self.step_seats and not state.is_terminal()}
+        if game.ruleset.display:
+            out["display"] = game.ruleset.display  # static ruleset data: how the game looks
         if state.is_terminal():
             out["result"] = {"scores": state.returns(), "winners": state.winners()}
         if self.undo_request is not None:
@@ -234,6 +236,7 @@ class Table:
             prefix, options = self.settled(viewer)
             out["choices"] = staging.choice_payload(state, viewer, prefix, options)
             out["chosen"] = [_label(state, prefix, i) for i in range(len(prefix))]
+            out["offers"] = staging.offers_payload(state, viewer, game.ruleset.display.get("offers"))
             out["can_go_back"] = any(len(staging.choices(state, prefix[:i])) > 1 for i in range(len(prefix)))
         if self.error:
             out["error"] = self.error

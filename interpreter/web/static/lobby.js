@@ -15,12 +15,16 @@ function fillRulesets() {
   groups.variants.label = "Variants";
   for (const entry of catalog.rulesets) {
     if (entry.error) continue;
-    const option = el("option", null, entry.variant ? `${entry.key.split("/").pop()}` : entry.name);
+    const option = el("option", null, entry.name);
+    option.title = entry.key;
     option.value = entry.key;
     groups[entry.variant ? "variants" : "games"].appendChild(option);
   }
   select.appendChild(groups.games);
   if (groups.variants.children.length) select.appendChild(groups.variants);
+  // a game of the top folder (the seed games) first; the classics and examples live in subfolders
+  const seed = catalog.rulesets.find(r => !r.error && !r.variant && !r.key.includes("/"));
+  if (seed) select.value = seed.key;
   select.addEventListener("change", fillGame);
   fillGame();
 }
@@ -135,6 +139,10 @@ function showLinks(table) {
   a.target = "_blank";
   item.appendChild(a);
   links.appendChild(item);
+  const created = document.getElementById("created");
+  created.scrollIntoView({block: "start"});
+  const first = created.querySelector("a");
+  if (first) first.focus({preventScroll: true});
 }
 
 async function create() {

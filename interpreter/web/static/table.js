@@ -10,6 +10,8 @@ let travelling = null;  // the last travel message while replaying
 let retry = 500;
 let hosted = {};         // component id -> the zones it holds, as [zone, content]
 let renders = 0;
+let previous = null;     // the view drawn before the last one, and who was to move then
+let lastMove = null;     // what the last move changed on the table: {who, moved: [{id, name, from, to}]}
 const expanded = new Set(); // long rows the person opened
 const LONG_ROW = 16, SHOWN_OF_LONG_ROW = 10;  // a row of more cards shows its last ones (the top)         // counts drawings (tests wait on it)
 
@@ -61,16 +63,15 @@ function isGroup(content) {
 function cardNode(comp, targets) {
   const card = el("div", "card");
   card.dataset.id = String(comp.id);
-  card.style.setProperty("--stripe", componentColour(comp));
-  card.appendChild(el("span", "card-name", comp.name));
+  card.style.setProperty("--stripe", colourOf(comp));
+  decorateCard(card, comp);
   const tags = Object.entries(comp).filter(([k, v]) => !["id", "name", "kind"].includes(k) && v === true);
-  for (const [key] of tags) card.appendChild(el("span", "tag", titleCase(key)));
-  card.title = Object.entries(comp).filter(([k]) => !["id", "name"].includes(k))
-    .map(([k, v]) => `${titleCase(k)}: ${formatValue(v)}`).join("\n");
+  for (const [key] of tags) card.appendChild(el("span", "tag", label(key)));
+  if (lastMove && lastMove.moved.some(m => m.id === comp.id)) card.classList.add("moved");
   for (const [zone, content] of hosted[comp.id] || []) {
     if (isEmpty(content)) continue;
     const held = el("div", "held");
-    held.appendChild(el("span", "held-zone", titleCase(zone)));
+    held.appendChild(el("span", "held-zone", label(zone)));
     if (Array.isArray(content)) {
       for (const inner of content) held.appendChild(cardNode(inner, targets));
     } else {
@@ -88,7 +89,7 @@ function makeTarget(node, choice) {
   node.classList.add("target");
   node.tabIndex = 0;
   node.setAttribute("role", "button");
-  node.setAttribute("aria-label", choice.label);
+  node.setAttribute("aria-label", node.dataset.explain ? `${choice.label}: ${node.dataset.explain}` : choice.label);
   const pick = () => send({type: "pick", index: choice.i});
   node.addEventListener("click", pick);
   node.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
@@ -151,11 +152,11 @@ function zoneContent(zoneName, content, targets) {
   return el("span", "dim", formatValue(content));
 }
 
-function zoneNode(zoneName, label, content, targets) {
+function zoneNode(zoneName, label, content, targets) {  // label: the zone's words
   const box = el("div", "zone");
   box.dataset.zone = zoneName;
   const count = Array.isArray(content) ? content.length : (content && typeof content.count === "number" ? content.count : null);
-  const title = el("h3", null, titleCase(label));
+  const title = el("h3", null, label);
   if (count !== null) title.appendChild(el("span", "zone-count", ` ${count}`));
   box.appendChild(title);
   box.appendChild(zoneContent(zoneName, content, targets));
@@ -164,10 +165,13 @@ function zoneNode(zoneName, label, content, targets) {
 
 function varsNode(vars) {
   const list = el("div", "vars");
+  const counters = countersFor(Object.keys(vars));
   for (const [name, value] of Object.entries(vars)) {
+    if (isHidden(name)) continue;
+    if (counters[name]) { list.appendChild(counterChip(counters[name], value)); continue; }
     const chip = el("span", "var");
-    chip.appendChild(el("span", "var-name", titleCase(name)));
-    chip.appendChild(el("span", "var-value", formatValue(value)));
+    chip.appendChild(el("span", "var-name", label(name)));
+    chip.appendChild(el("span", "var-value", valueWords(value)));
     list.appendChild(chip);
   }
   return list;
@@ -193,30 +197,35 @@ const HOSTED = /#(\d+)$/;
 
 function zonesInto(container, entries, targets) {
   const empty = [];
-  for (const [zone, label, content] of entries) {
-    if (isEmpty(content)) empty.push(titleCase(label));
-    else container.appendChild(zoneNode(zone, label, content, targets));
+  for (const [zone, words, content] of entries) {
+    if (isHidden(zone)) continue;
+    if (isEmpty(content)) empty.push(words);
+    else container.appendChild(zoneNode(zone, words, content, targets));
   }
   if (empty.length) container.appendChild(el("div", "empty-zones", `empty: ${empty.join(", ")}`));
 }
 
-function drawView(view, seats, targets, scores) {
+function drawView(view, seats, targets, scores, offers) {
   const shared = clear(document.getElementById("shared"));
   const names = view.players.map(p => p.name);
   const perPlayer = Object.fromEntries(names.map(n => [n, []]));
   const sharedEntries = [];
   hosted = {};
   for (const [zone, content] of Object.entries(view.zones)) {
-    if (!isGroup(content)) { sharedEntries.push([zone, zone, content]); continue; }
+    if (!isGroup(content)) { sharedEntries.push([zone, label(zone), content]); continue; }
     for (const [key, sub] of Object.entries(content)) {
       const host = HOSTED.exec(key);
-      if (key in perPlayer) perPlayer[key].push([zone, zone, sub]);
+      if (key in perPlayer) perPlayer[key].push([zone, label(zone), sub]);
       else if (host) (hosted[host[1]] = hosted[host[1]] || []).push([zone, sub]);
-      else sharedEntries.push([zone, `${zone} · ${key}`, sub]);
+      else sharedEntries.push([zone, `${label(zone)} · ${valueWords(key)}`, sub]);
     }
   }
+  sharedEntries.sort((a, b) => { const [pa, ia] = placeOf(a[0]), [pb, ib] = placeOf(b[0]); return pa - pb || ia - ib; });
+  if (lastMove) shared.appendChild(lastMoveNode(lastMove));
+  if (offers && offers.length) shared.appendChild(offersNode(offers, names));
+  for (const track of display.tracks || []) shared.appendChild(trackNode(track, view));
   zonesInto(shared, sharedEntries, targets);
-  if (Object.keys(view.vars).length) {
+  if (Object.keys(view.vars).some(name => !isHidden(name))) {
     const box = el("div", "zone vars-zone");
     box.appendChild(el("h3", null, "Table"));
     box.appendChild(varsNode(view.vars));
@@ -227,10 +236,13 @@ function drawView(view, seats, targets, scores) {
   view.players.forEach((player, seat) => {
     const box = el("section", "player");
     box.dataset.seat = String(seat);
+    const colour = seatColour(seat);
+    if (colour) box.style.setProperty("--seat", colour);
+    if (colour) box.classList.add("coloured");
     if (player.name === view.viewer) box.classList.add("me");
     if (player.name === deciding) box.classList.add("turn");
     const head = el("h2");
-    head.appendChild(el("span", "player-name", player.name));
+    head.appendChild(el("span", "player-name", valueWords(player.name)));
     if (seats && seats[seat]) head.appendChild(el("span", "seat-kind", seats[seat].spec === "human" ? "person" : `bot ${seats[seat].spec}`));
     if (player.name === view.viewer) head.appendChild(el("span", "you", "you"));
     if (player.name === deciding) head.appendChild(el("span", "turn-badge", "to move"));
@@ -243,6 +255,101 @@ function drawView(view, seats, targets, scores) {
     zonesInto(box, perPlayer[player.name], targets);
     players.appendChild(box);
   });
+}
+
+// ---- the last move and the offers ----------------------------------------------------------------
+function locations(view) {
+  // component id -> {place, name}: where each component the view shows lies
+  const where = {};
+  const put = (comp, place) => { if (comp && typeof comp.id === "number") where[comp.id] = {place, name: comp.name}; };
+  const walk = (content, place) => {
+    if (Array.isArray(content)) content.forEach(c => put(c, place));
+    else if (content && content.grid) content.grid.forEach((row, r) => row.forEach((c, col) => put(c, `${place} r${r + 1}c${col + 1}`)));
+    else if (content && typeof content.count === "number" && content.top) put(content.top, place);
+  };
+  for (const [zone, content] of Object.entries(view.zones)) {
+    if (isHidden(zone)) continue;
+    if (!isGroup(content)) { walk(content, label(zone)); continue; }
+    for (const [key, sub] of Object.entries(content)) {
+      const owner = HOSTED.test(key) ? key.replace(HOSTED, "").trim() : valueWords(key);
+      walk(sub, `${label(zone)} of ${owner}`);
+    }
+  }
+  return where;
+}
+
+function trackPositions(view) {
+  const out = {};
+  for (const track of display.tracks || []) {
+    for (const marker of trackMarkers(track, view)) out[`${track.label || ""}:${marker.name}`] = marker;
+  }
+  return out;
+}
+
+function noteLastMove(message) {
+  const now = {moves: message.moves, view: message.view, who: message.view.decision ? message.view.decision.player : null};
+  if (previous && message.moves < previous.moves) lastMove = null;
+  if (previous && message.moves > previous.moves) {
+    const before = locations(previous.view), after = locations(message.view);
+    const moved = [];
+    for (const [id, there] of Object.entries(after)) {
+      const was = before[id];
+      if (!was || was.place !== there.place) moved.push({id: Number(id), name: there.name, from: was ? was.place : "unseen", to: there.place});
+    }
+    for (const [id, was] of Object.entries(before)) {
+      if (!after[id]) moved.push({id: Number(id), name: was.name, from: was.place, to: "unseen"});
+    }
+    const beforeTrack = trackPositions(previous.view);
+    for (const [key, marker] of Object.entries(trackPositions(message.view))) {
+      const was = beforeTrack[key];
+      if (was && was.at !== marker.at) moved.push({id: marker.id, name: marker.name, from: `field ${was.at}`, to: `field ${marker.at}`});
+    }
+    lastMove = {who: message.moves === previous.moves + 1 ? previous.who : null, moved: moved.slice(0, 8)};
+  }
+  previous = now;
+}
+
+function lastMoveNode(move) {
+  const box = el("div", "zone last-move");
+  box.setAttribute("aria-live", "polite");
+  box.appendChild(el("h3", null, move.who ? `Last move: ${valueWords(move.who)}` : "Last moves"));
+  const list = el("ul", "moves-list");
+  if (!move.moved.length) list.appendChild(el("li", "dim", "nothing moved on the table"));
+  for (const m of move.moved) {
+    const item = el("li");
+    item.appendChild(el("strong", null, m.name));
+    item.appendChild(document.createTextNode(` ${m.from} → ${m.to}`));
+    list.appendChild(item);
+  }
+  box.appendChild(list);
+  return box;
+}
+
+function offersNode(offers, names) {
+  const box = el("div", "zone offers");
+  box.appendChild(el("h3", null, "Trade offers"));
+  const list = el("ul", "offer-list");
+  for (const offer of offers) {
+    const item = el("li", "offer");
+    const who = offer.from === null || offer.from === undefined ? "An offer" : `${valueWords(names[offer.from])} offers`;
+    item.appendChild(document.createTextNode(`${who} `));
+    item.appendChild(el("strong", null, offer.name));
+    item.appendChild(document.createTextNode(` to ${offer.to === last.you ? "you" : valueWords(names[offer.to])}`));
+    list.appendChild(item);
+  }
+  box.appendChild(list);
+  return box;
+}
+
+const feed = {lines: [], fresh: 0};
+function freshLines(message) {
+  const lines = message.narration;
+  if (lines.length === feed.lines.length && lines.every((line, i) => line === feed.lines[i])) return feed.fresh;
+  const newest = feed.lines[feed.lines.length - 1];
+  const at = newest === undefined ? -1 : lines.lastIndexOf(newest);
+  feed.fresh = feed.lines.length && at >= 0 ? lines.length - 1 - at : 0;
+  feed.lines = lines.slice();
+  return feed.fresh;
 }
 
 // ---- the panels ----------------------------------------------------------------------------------
@@ -301,9 +408,10 @@ function drawUndo(message) {
   document.getElementById("undo-decline").hidden = !answer;
 }
 
-function drawNarration(lines) {
+function drawNarration(lines, fresh) {
+  // the lines of the newest step stand out
   const list = clear(document.getElementById("narration"));
-  for (const line of lines) list.appendChild(el("li", null, line));
+  lines.forEach((line, i) => list.appendChild(el("li", i >= lines.length - fresh ? "new" : null, line)));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -335,7 +443,9 @@ function travelTo(move) {
 function render() {
   if (!last) return;
   const message = last;
-  document.title = `${message.game} · rulebook`;
+  setDisplay(message.display);
+  noteLastMove(message);
+  document.title = (message.choices && !message.over ? "● Your turn · " : "") + `${message.game} · rulebook`;
   document.getElementById("game-title").textContent = message.game;
   const names = message.view.players.map(p => p.name);
   document.getElementById("who").textContent = message.you === null ? "spectator" : `playing ${names[message.you]}`;
@@ -345,12 +455,12 @@ function render() {
     banner.hidden = false;
     banner.textContent = `Replay: after move ${travelling.move} of ${travelling.moves}, as ${who} saw it`;
     document.getElementById("travel-where").textContent = `move ${travelling.move} / ${travelling.moves}`;
-    drawView(travelling.view, message.seats, targetsOf(null), null);
-    drawNarration(travelling.narration);
+    drawView(travelling.view, message.seats, targetsOf(null), null, null);
+    drawNarration(travelling.narration, 0);
   } else {
     banner.hidden = true;
-    drawView(message.view, message.seats, targetsOf(message), message.over ? message.result.scores : null);
-    drawNarration(message.narration);
+    drawView(message.view, message.seats, targetsOf(message), message.over ? message.result.scores : null, message.offers);
+    drawNarration(message.narration, freshLines(message));
   }
   drawDecision(message);
   drawResult(message);
@@ -362,7 +472,13 @@ function render() {
   document.getElementById("save-record").hidden = !(message.over || alone);
   document.getElementById("controls").hidden = document.getElementById("pace-field").hidden
     && document.getElementById("undo").hidden && document.getElementById("save-record").hidden;
-  document.getElementById("pace").value = String(message.pace);
+  const pace = document.getElementById("pace");
+  if (![...pace.options].some(o => Number(o.value) === message.pace)) {
+    const option = el("option", null, `${message.pace} s`);
+    option.value = String(message.pace);
+    pace.appendChild(option);
+  }
+  pace.value = [...pace.options].find(o => Number(o.value) === message.pace).value;
   if (message.error) setStatus(message.error, "bad");
   else if (message.over) setStatus("The game is over.", "over");
   else if (message.choices) setStatus("Your move.", "mine");
