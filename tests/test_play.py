@@ -49,7 +49,7 @@ def test_a_person_picks_stage_by_stage(capsys, monkeypatch):
     code, out = run(capsys, "play", "gangster", "--players", 2, "--seed", 3)
     assert code == 0
     assert "Red (human): put red 1 on r3c3" in out
-    assert "tile?" in out and "field?" in out
+    assert "Gangster?" in out and "Field?" in out  # the stage questions in the ruleset's words (display: labels)
 
 
 def test_choices_are_picked_by_number_prefix_or_token():
@@ -113,12 +113,12 @@ def test_the_compact_board_shows_zones_kept_per_component_with_it():
     console = Console(width=100, record=True)
     console.print(render_view(state.view(0), game, menu=False))
     text = console.export_text()
-    assert "slot_a" not in text.split("track")[0] and "[slot_a: " in text  # on its horse, not a row
+    assert "First slot" not in text.split("Race track")[0] and "[First slot: " in text  # on its horse, not a row
     assert " #" not in text
     console = Console(width=100, record=True)
     console.print(render_view(state.view(0), game, menu=False, terse=True))  # for a short screen
     terse = console.export_text()
-    assert "[slot_a 1" in terse
+    assert "[First slot 1" in terse
     fresh = game.new_initial_state(3)
     console = Console(width=100, record=True)
     console.print(render_view(fresh.view(0), game, menu=False, terse=True))
@@ -133,3 +133,55 @@ def test_a_choice_that_leads_to_one_action_shows_that_action(capsys, monkeypatch
     code, out = run(capsys, "play", "mafiadollar", "--seed", 8)
     assert code == 0
     assert "1 swap Wachhund (Hut 7) for Gangster A1 B1 (Zeitung 5)" in out
+
+
+def test_a_whole_action_text_of_the_next_decision_works_at_the_first_stage(capsys, monkeypatch):
+    # Gangster's first stage offers options ("place … from your supply"); "put red 1 on r3c3" is the
+    # text of the decision that follows placing red 1 (from either supply: ambiguous); red 2 is in one
+    # place only, and the table takes both steps
+    monkeypatch.setattr(sys, "stdin", io.StringIO("put red 1 on r3c3\nput red 2 on r3c3\nquit\ny\n"))
+    code, out = run(capsys, "play", "gangster", "--players", 2, "--seed", 3)
+    assert code == 0
+    assert "can follow more than one choice (place red 1 from your supply, place red 1 from the open supply)" \
+        in " ".join(out.split())
+    assert "Red (human): put red 2 on r3c3" in out and "none of the" not in out
+
+
+def test_quit_asks_first_and_a_wrong_text_shows_the_menu_again(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("fly away\nquit\nn\nquit\ny\n"))
+    code, out = run(capsys, "play", "gangster", "--players", 2, "--seed", 3)
+    assert code == 0
+    assert out.count("Quit this game? (y/n)") == 2 and "Stopped after" in out
+    assert out.count("Place, move or shoot a gangster") >= 3  # first, after the wrong text, after "n"
+
+
+def test_a_stage_that_ends_the_game_is_never_taken_alone(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "one-step.yaml"
+    path.write_text("""game: {name: One step, players: 1}
+flow:
+  - choose:
+      prompt: "Finish the game?"
+      options:
+        stop: {text: "stop here", effects: ['end_game("stopped")']}
+""", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out = run(capsys, "play", path)
+    assert code == 0 and "Finish the game?" in out and "Stopped after 0 moves" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("stop here\n"))
+    code, out = run(capsys, "play", path)
+    assert code == 0 and "stop here" in out and "Stopped after" not in out
+
+
+class _Choice:
+    def __init__(self, label):
+        self.label = label
+        self.value = label
+
+
+def test_where_the_choices_are_numbers_a_typed_number_is_that_value():
+    numbers = [_Choice(str(n)) for n in (0, 2, 5, 1)]
+    assert match_choice("1", numbers).label == "1"      # the value 1, the fourth choice
+    assert match_choice("#1", numbers).label == "0"     # the first position
+    assert match_choice("3", numbers) is None           # no choice of value 3
+    words = [_Choice("pass"), _Choice("take")]
+    assert match_choice("2", words).label == "take" and match_choice("#2", words).label == "take"

@@ -22,6 +22,7 @@ from dsl.explain import explain
 from ..analysis.match_log import MatchRecorder, log_header, read_logs
 from ..bots import bot_seed, make_bot
 from ..runtime.views import readable_action, seen_components, told_action, told_in_full
+from .display_text import Words
 from .render import render_view, result_text
 from .safe import safe_text
 
@@ -70,6 +71,8 @@ class Table:
         self.echo = echo
         self.max_decisions = None if self.humans else max_decisions  # a cap for games of bots only
         self.shown = None  # the table as last shown (to not show it again unchanged)
+        self.words = Words(game)
+        self.typed_ahead = None  # (seat, text): a whole action text of the decision after this one
 
     # ---- the game loop ---------------------------------------------------------------------------
     def replay_actions(self, texts: list) -> None:
@@ -145,10 +148,16 @@ class Table:
         self.last_human = seat
         self.seen_by[seat] = len(self.state.narration(seat))
         self.show(seat, again=False)
+        ahead, self.typed_ahead = self.typed_ahead, None
+        if ahead is not None and ahead[0] == seat:
+            try:
+                return self.state.parse_action(ahead[1])
+            except IllegalActionError:
+                pass
         prefix = ()
         while True:
             choices = self.state.staged_choices(prefix)
-            if self.auto_single and len(choices) == 1:
+            if self.auto_single and len(choices) == 1 and not self._ends_game(choices[0]):
                 choice = choices[0]
                 self.console.print(Text(safe_text(f"  → {choice.label}"), style="dim"))
                 prefix += (choice.value,)
@@ -165,6 +174,14 @@ class Table:
             prefix += (picked[0].value,)
             if picked[0].complete:
                 return picked[0].action
+
+    def _ends_game(self, choice) -> bool:
+        """Whether a complete choice would end the game (never taken without the person)."""
+        if not choice.complete:
+            return False
+        after = self.state.clone()
+        after.apply_action(choice.action)
+        return after.is_terminal()
 
     def pass_device(self, seat) -> None:
         self.shown = None
@@ -209,14 +226,16 @@ class Table:
         stage = choices[0].stage if choices else None
         title = decision.get("prompt") or "Choose"
         if prefix:
-            title = f"{title} — {' · '.join(self._labels(prefix))} · {stage}?"
+            title = f"{title} — {' · '.join(self._labels(prefix))} · {self.words.label(stage)}?"
         self.console.print(Text(title, style="bold"))
-        width = len(str(len(choices)))
-        cells = [Text.assemble((f"{n:>{width}} ", "bold yellow"), self._label(prefix, c))
+        mark = "#" if numbers_offered(choices) else ""
+        width = len(str(len(choices))) + len(mark)
+        cells = [Text.assemble((f"{mark + str(n):>{width}} ", "bold yellow"), self._label(prefix, c))
                  for n, c in enumerate(choices, 1)]
         self.console.print(Columns(cells, padding=(0, 3), expand=False))
         tail = "back · " if prefix else ""
-        self.console.print(Text(f"number, name or text · {tail}help · undo · quit", style="dim"))
+        number = "#number" if mark else "number"
+        self.console.print(Text(f"{number}, name or text · {tail}help · undo · quit", style="dim"))
 
     def _label(self, prefix, choice) -> str:
         """A choice's label, or for an option that leads to one action only that action's text
@@ -246,7 +265,10 @@ class Table:
             text = self.read(seat, f"{self.game.player_names[seat]}> ")
             word = text.lower()
             if word in ("quit", "exit", "q"):
-                raise QuitGame
+                if self.read(seat, "Quit this game? (y/n) ").lower() in ("y", "yes"):
+                    raise QuitGame
+                self.menu(seat, prefix, choices)
+                continue
             if word == "back" or word == "..":
                 if prefix:
                     return None
@@ -263,9 +285,38 @@ class Table:
             try:
                 return self.state.parse_action(text)
             except IllegalActionError:
+                pass
+            leading = self._leading_to(seat, text)
+            if len(leading) == 1:
+                self.typed_ahead = (seat, text)
+                return leading[0]
+            if leading:
+                first = ", ".join(readable_action(a) for a in leading[:3])
+                message = f"'{text}' can follow more than one choice ({first}): choose one of them first"
+            else:
                 close = [c.label for c in choices if word[:2] and c.label.lower().startswith(word[:2])]
                 hint = f" — did you mean {', '.join(close[:4])}?" if close else ""
-                self.console.print(Text(safe_text(f"'{text}' is none of the {len(choices)} choices{hint}"), style="red"))
+                message = f"'{text}' is none of the {len(choices)} choices{hint}"
+            self.console.print(Text(safe_text(message), style="red"))
+            self.menu(seat, prefix, choices)
+
+    def _leading_to(self, seat, text) -> list:
+        """The legal actions after which ``seat`` decides again and ``text`` is a legal action there
+        (``put red 3 on r3c3`` typed while the option is still to choose); at most two."""
+        found = []
+        for action in self.state.legal_actions():
+            after = self.state.clone()
+            after.apply_action(action)
+            if after.is_terminal() or after.current_player() != seat:
+                continue
+            try:
+                after.parse_action(text)
+            except IllegalActionError:
+                continue
+            found.append(action)
+            if len(found) > 1:
+                break
+        return found
 
     def command(self, seat, word) -> None:
         if word in ("help", "?", "h"):
@@ -351,17 +402,24 @@ class Table:
         self.console.print(result_text(self.game, self.state.returns(), self.state.winners()) + Text(reason))
 
 
-HELP = ("Choose one stage at a time: type its number, the start of its name (enough to tell it from "
+HELP = ("Choose one stage at a time: type its number (#3 where the choices are numbers themselves), the start of its name (enough to tell it from "
         "the others), a cell such as r3c3, or a whole action text.\n"
         "Commands: view (the table again) · history (what happened; 'history all' from the start) · undo (take back your last "
         "decision) · score · rules (the whole rules) · back (one stage back) · quit")
 
 
+def numbers_offered(choices: list) -> bool:
+    """Whether the choices themselves are numbers (then a typed number is a value, ``#3`` a position)."""
+    return bool(choices) and all(c.label.strip().lstrip("-").isdigit() for c in choices)
+
+
 def match_choice(text: str, choices: list):
-    """The choice a typed text selects: its number, its label, a unique prefix of its label, or a
-    unique label containing the text as a word (a cell, a card's name); None if none or several."""
-    if text.isdigit():
-        n = int(text)
+    """The choice a typed text selects: its number (``#n`` where the choices are numbers themselves,
+    and a typed number is then the choice of that value), its label, a unique prefix of its label, or
+    a unique label containing the text as a word (a cell, a card's name); None if none or several."""
+    position = text[1:] if text.startswith("#") else (None if numbers_offered(choices) else text)
+    if position is not None and position.isdigit():
+        n = int(position)
         return choices[n - 1] if 1 <= n <= len(choices) else None
     word = " ".join(text.lower().split())
     exact = [c for c in choices if isinstance(c.value, str) and c.value.lower() == word]

@@ -15,6 +15,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from .display_text import Words
+
 LABEL_STYLE = "bold cyan"
 DIM = "dim"
 LONG_PILE = 10  # a shared face-up pile of more cards than this shows only its last ones (terse board)
@@ -57,17 +59,25 @@ def render_view(view: dict, game, menu: bool = True, terse: bool = False) -> Gro
     component (``pawn 3 [cargo: crate 1]``).  ``terse=True`` (for a board taller than the
     screen) shows those zones by their size only and long shared face-up piles by their last cards."""
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
+    words = Words(game)
+    tracks = words.tracks(view)
+    view = dict(view, zones=words.visible(view["zones"]),
+                vars=words.visible(view["vars"]),
+                players=[{("name" if k == "name" else words.label(k)): v for k, v in p.items() if k not in words.hidden}
+                         for p in view["players"]])
     zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]) if terse else view["zones"],
                                                       defaults, terse)
     shared, per_player = _split_zones(zones, [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
     table.add_column()
+    for label, renderable in tracks:
+        table.add_row(Text(label), renderable)
     for label, content in shared:
         if menu or not _is_empty(content):
             table.add_row(Text(label), _zone_renderable(content, defaults))
     if view["vars"]:
-        table.add_row("vars", _vars_items(view["vars"], defaults))
+        table.add_row("table" if words.display else "vars", _vars_items(view["vars"], defaults))
     for index, player in enumerate(view["players"]):
         if menu or player["name"] == view.get("viewer"):
             _add_player_rows(table, view, index, per_player[player["name"]], defaults, menu)
