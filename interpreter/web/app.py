@@ -313,7 +313,10 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
         seats = body.get("seats") or []
         if not isinstance(seats, list) or not all(isinstance(s, str) and s != HUMAN for s in seats):
             raise Problem("seats: bot specs")
-        result = await server.design("simulate", SIMULATE_SECONDS, text, params, players, seats, games)
+        first = body.get("first", 0)  # the designer runs a long simulation as parts: games first, first + 1, …
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= 100_000:
+            raise Problem("first: a game number from 0 to 100000")
+        result = await server.design("simulate", SIMULATE_SECONDS, text, params, players, seats, games, first)
         report = result.pop("report", None)
         if report is not None:
             report_id = secrets.token_urlsafe(9)

@@ -69,8 +69,9 @@ def check(text: str, rulesets_dir: str, params: dict, players) -> dict:
             "players": game.num_players, "min_players": rs.min_players, "max_players": rs.max_players}
 
 
-def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, games: int) -> dict:
-    """A quick simulation of bot games with the balance charts of ``rulebook simulate --report``."""
+def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, games: int, first: int = 0) -> dict:
+    """A quick simulation of bot games with the balance charts of ``rulebook simulate --report``:
+    games ``first`` to ``first + games - 1`` of a run (the designer asks for a long run in parts)."""
     from ..analysis import report
     from ..analysis.simulation import RunSpec, play_one, summarize
     game, errors, _ = _load(text, rulesets_dir, params, players)
@@ -80,7 +81,7 @@ def simulate(text: str, rulesets_dir: str, params: dict, players, seats: list, g
     spec = RunSpec(game.path, dict(game.params), game.num_players, list(seats), 1)
     started = time.perf_counter()
     try:
-        results = [play_one(game, spec, i) for i in range(games)]
+        results = [play_one(game, spec, first + i) for i in range(games)]
     except Exception as exc:  # a RulebookError of a bot spec or of the rules while running
         return {"ok": False, "errors": [_error_dict(exc, None)]}
     summary = summarize(results, game.num_players, time.perf_counter() - started)

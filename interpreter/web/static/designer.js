@@ -7,6 +7,26 @@ let marked = [];
 let timer = null;
 let sequence = 0;
 let lastCheck = null;
+let running = null;  // the simulation under way: {stop: bool}
+const SIM_SECONDS = 120;   // a simulation stops after this long (the page says so)
+const STORE = "rulebook.designer.";  // local storage: the text being edited per starting ruleset, and which one
+
+function storedKey() { return localStorage.getItem(STORE + "from"); }
+function keep() {
+  // every edit is kept in this browser, so a reload or Back never loses it
+  const key = document.getElementById("start-from").value;
+  localStorage.setItem(STORE + "from", key);
+  localStorage.setItem(STORE + "text:" + key, editor.getValue());
+}
+
+function waiting(node, text) {
+  // a wait shown with the seconds it has taken so far; returns the function that ends it
+  const started = Date.now();
+  const tick = () => { node.textContent = `${text} ${Math.round((Date.now() - started) / 1000)} s`; };
+  tick();
+  const id = setInterval(tick, 1000);
+  return () => clearInterval(id);
+}
 
 function showDiagnostics(result) {
   for (const line of marked) {
@@ -63,63 +83,130 @@ async function check() {
 }
 
 function scheduleCheck() {
+  keep();
   clearTimeout(timer);
   timer = setTimeout(check, 500);
 }
 
 function seatsFor(players, first) {
-  const bot = document.getElementById("bot").value || "random";
+  const bot = document.getElementById("bot").value || "flat";
   return Array.from({length: players}, (_, i) => i === 0 && first ? first : bot);
 }
 
 async function play() {
+  // the table opens in a new tab (opened at the click, so no pop-up blocker stops it); this one keeps the edit
   const error = document.getElementById("try-error");
   error.textContent = "";
   const players = Number(document.getElementById("players").value) || undefined;
+  const tab = window.open("", "_blank");
+  if (tab) tab.document.title = "rulebook · starting the table…";
+  const done = waiting(document.getElementById("play-state"), "starting the table…");
   try {
-    const table = await api("/api/tables", {source: editor.getValue(), players, seats: seatsFor(players || 2, "human"), pace: 0.6});
-    location.href = table.seats[0].link;
+    const table = await api("/api/tables", {source: editor.getValue(), players, seats: seatsFor(players || 2, "human"), pace: 1});
+    done();
+    const link = document.getElementById("table-link");
+    link.href = table.seats[0].link;
+    link.hidden = false;
+    document.getElementById("play-state").textContent = "the table is open in a new tab";
+    if (tab) tab.location.href = table.seats[0].link;
   } catch (e) {
+    done();
+    if (tab) tab.close();
+    document.getElementById("play-state").textContent = "";
     error.textContent = e.message;
   }
+}
+
+function addUp(total, part) {
+  // two parts of a run as one: rates and means weighted by their games
+  if (!total) return part;
+  const n = total.games + part.games;
+  const mix = (a, b) => a.map((x, i) => (x * total.games + b[i] * part.games) / n);
+  return Object.assign({}, part, {games: n, win_rates: mix(total.win_rates, part.win_rates),
+    mean_scores: mix(total.mean_scores, part.mean_scores).map(x => Math.round(x * 100) / 100),
+    mean_decisions: Math.round(mix([total.mean_decisions], [part.mean_decisions])[0] * 10) / 10});
 }
 
 async function simulate() {
+  // in the background, in parts: progress after each part; stops at the games asked, the time limit, or Stop
   const error = document.getElementById("try-error");
   const summary = clear(document.getElementById("sim-summary"));
+  const progress = document.getElementById("sim-progress");
+  const button = document.getElementById("simulate");
   error.textContent = "";
-  summary.appendChild(el("p", "dim", "playing…"));
+  if (running) { running.stop = true; return; }
+  const wanted = Number(document.getElementById("games").value);
   const players = Number(document.getElementById("players").value) || 2;
+  const run = running = {stop: false};
+  button.textContent = "Stop";
+  progress.hidden = false;
+  progress.max = wanted;
+  progress.value = 0;
+  const started = Date.now();
+  let total = null, part = 5, stopped = "";
   try {
-    const result = await api("/api/designer/simulate", {text: editor.getValue(), players,
-      games: Number(document.getElementById("games").value), seats: seatsFor(players, null)});
-    clear(summary);
-    if (!result.ok) { error.textContent = result.errors.map(e => e.message).join("; "); return; }
-    const table = el("table", "sim");
-    const head = el("tr");
-    for (const h of ["seat", "win rate", "mean score"]) head.appendChild(el("th", null, h));
-    table.appendChild(head);
-    result.win_rates.forEach((rate, seat) => {
-      const row = el("tr");
-      row.appendChild(el("td", null, String(seat + 1)));
-      row.appendChild(el("td", null, `${(100 * rate).toFixed(1)}%`));
-      row.appendChild(el("td", null, String(result.mean_scores[seat])));
-      table.appendChild(row);
-    });
-    summary.appendChild(el("p", null, `${result.games} games, ${result.mean_decisions} decisions on average.`));
-    summary.appendChild(table);
-    const frame = document.getElementById("report");
-    frame.hidden = false;
-    frame.src = result.report;
+    while (!total || total.games < wanted) {
+      const elapsed = (Date.now() - started) / 1000;
+      if (run.stop) { stopped = "stopped"; break; }
+      if (elapsed > SIM_SECONDS) { stopped = `stopped at the ${SIM_SECONDS} s limit`; break; }
+      document.getElementById("sim-state").textContent = `${total ? total.games : 0} of ${wanted} games · ${Math.round(elapsed)} s`;
+      const asked = Math.min(part, wanted - (total ? total.games : 0));
+      const partStarted = Date.now();
+      const result = await api("/api/designer/simulate", {text: editor.getValue(), players, games: asked,
+        first: total ? total.games : 0, seats: seatsFor(players, null)});
+      if (!result.ok) { error.textContent = result.errors.map(e => e.message).join("; "); break; }
+      total = addUp(total, result);
+      progress.value = total.games;
+      if (Date.now() - partStarted < 8000) part = Math.min(part * 2, 50);
+    }
   } catch (e) {
-    clear(summary);
     error.textContent = e.message;
   }
+  running = null;
+  button.textContent = "Run games";
+  progress.hidden = true;
+  const seconds = Math.round((Date.now() - started) / 1000);
+  document.getElementById("sim-state").textContent = total ? `${total.games} of ${wanted} games in ${seconds} s` +
+    (stopped ? ` (${stopped})` : "") : (stopped || "");
+  if (total) showSimulation(summary, total);
 }
 
-async function loadSource(key) {
-  const data = await api(`/api/source?key=${encodeURIComponent(key)}`);
-  editor.setValue(data.text);
+function showSimulation(summary, result) {
+  clear(summary);
+  const table = el("table", "sim");
+  const head = el("tr");
+  for (const h of ["seat", "win rate", "mean score"]) head.appendChild(el("th", null, h));
+  table.appendChild(head);
+  result.win_rates.forEach((rate, seat) => {
+    const row = el("tr");
+    row.appendChild(el("td", null, String(seat + 1)));
+    row.appendChild(el("td", null, `${(100 * rate).toFixed(1)}%`));
+    row.appendChild(el("td", null, String(result.mean_scores[seat])));
+    table.appendChild(row);
+  });
+  summary.appendChild(el("p", null, `${result.games} games, ${result.mean_decisions} decisions on average.`));
+  summary.appendChild(table);
+  summary.appendChild(el("p", "dim", "The charts below show the last part of the run."));
+  const frame = document.getElementById("report");
+  frame.hidden = false;
+  frame.src = result.report;
+}
+
+async function loadSource(key, fresh) {
+  // the text kept in this browser for this ruleset, unless the file itself is asked for
+  const kept = fresh ? null : localStorage.getItem(STORE + "text:" + key);
+  const state = document.getElementById("check-state");
+  if (kept !== null) {
+    editor.setValue(kept);
+    state.textContent = "your edit, kept in this browser";
+  } else {
+    const done = waiting(state, "loading…");
+    try {
+      const data = await api(`/api/source?key=${encodeURIComponent(key)}`);
+      editor.setValue(data.text);
+    } finally { done(); }
+  }
+  keep();
   check();
 }
 
@@ -136,10 +223,12 @@ async function start() {
   }
   const bot = document.getElementById("bot");
   for (const b of catalog.bots) { const o = el("option", null, `bots: ${b.name}`); o.value = b.name; bot.appendChild(o); }
-  bot.value = catalog.bots.some(b => b.name === "random") ? "random" : catalog.bots[0].name;
-  const wanted = new URLSearchParams(location.search).get("from");  // else the catalogue's first ruleset
+  // the command line's default bot (rulebook simulate: flat)
+  bot.value = catalog.bots.some(b => b.name === "flat") ? "flat" : catalog.bots[0].name;
+  const wanted = new URLSearchParams(location.search).get("from") || storedKey();  // else the catalogue's first
   if (wanted && catalog.rulesets.some(r => r.key === wanted)) select.value = wanted;
   select.addEventListener("change", () => loadSource(select.value));
+  document.getElementById("revert").addEventListener("click", () => loadSource(select.value, true));
   document.getElementById("play").addEventListener("click", play);
   document.getElementById("simulate").addEventListener("click", simulate);
   loadSource(select.value);
