@@ -212,7 +212,8 @@ async function loadSource(key, fresh) {
 
 async function start() {
   editor = CodeMirror.fromTextArea(document.getElementById("editor"), {mode: "yaml", lineNumbers: true, indentUnit: 2,
-    tabSize: 2, extraKeys: {Tab: cm => cm.replaceSelection("  ")}});
+    tabSize: 2, screenReaderLabel: "the ruleset's YAML text", extraKeys: {Tab: cm => cm.replaceSelection("  ")}});
+  editor.getScrollerElement().tabIndex = 0;  // a long text scrolls by keyboard too
   editor.on("change", scheduleCheck);
   const catalog = await api("/api/rulesets");
   const select = document.getElementById("start-from");

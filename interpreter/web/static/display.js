@@ -108,8 +108,20 @@ function decorateCard(card, comp) {
   const details = Object.entries(comp).filter(([k]) => !["id", "name", "kind"].includes(k))
     .map(([k, v]) => `${label(k)}: ${valueWords(v)}`);
   card.title = [name, explained].concat(explained ? [] : details).filter(Boolean).join("\n");
-  card.setAttribute("aria-label", explained ? `${name}: ${explained}` : name);
   if (explained) card.dataset.explain = explained;
+}
+
+function visibleText(node) {
+  // the text a person sees in a node (what its accessible name must start with)
+  const copy = node.cloneNode(true);
+  for (const hidden of copy.querySelectorAll("[aria-hidden=true]")) hidden.remove();
+  return copy.textContent.replace(/\s+/g, " ").trim();
+}
+
+function nameCard(card) {
+  // a card's accessible name: what it shows, then its one-line explanation
+  const shown = visibleText(card);
+  card.setAttribute("aria-label", card.dataset.explain ? `${shown}: ${card.dataset.explain}` : shown);
 }
 
 // ---- tracks and counters -------------------------------------------------------------------------

@@ -87,6 +87,7 @@ function fillSeats() {
     row.appendChild(el("span", "seat-label", `Seat ${seat + 1}`));
     const select = el("select");
     select.className = "seat-kind";
+    select.setAttribute("aria-label", `Seat ${seat + 1}: a person or a bot`);
     for (const kind of ["human"].concat(catalog.bots.map(b => b.name))) {
       const option = el("option", null, kind === "human" ? "person" : `bot: ${kind}`);
       option.value = kind;
@@ -95,6 +96,7 @@ function fillSeats() {
     select.value = seat === 0 ? "human" : (catalog.bots.some(b => b.name === "greedy") ? "greedy" : "random");
     const options = el("input", "seat-options");
     options.placeholder = "bot options, e.g. iterations=200";
+    options.setAttribute("aria-label", `Seat ${seat + 1}: bot options`);
     row.appendChild(select);
     row.appendChild(options);
     seats.appendChild(row);

@@ -80,6 +80,8 @@ function cardNode(comp, targets) {
     }
     card.appendChild(held);
   }
+  if (card.dataset.explain) card.setAttribute("role", "group");
+  if (card.dataset.explain) nameCard(card);
   const choice = targets.components[comp.id];
   if (choice !== undefined) makeTarget(card, choice);
   return card;
@@ -89,7 +91,9 @@ function makeTarget(node, choice) {
   node.classList.add("target");
   node.tabIndex = 0;
   node.setAttribute("role", "button");
-  node.setAttribute("aria-label", node.dataset.explain ? `${choice.label}: ${node.dataset.explain}` : choice.label);
+  const shown = visibleText(node);
+  const explained = node.dataset.explain ? ` (${node.dataset.explain})` : "";
+  node.setAttribute("aria-label", shown ? `${shown}${explained}: ${choice.label}` : choice.label);
   const pick = () => send({type: "pick", index: choice.i});
   node.addEventListener("click", pick);
   node.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
@@ -345,9 +349,14 @@ const feed = {lines: [], fresh: 0};
 function freshLines(message) {
   const lines = message.narration;
   if (lines.length === feed.lines.length && lines.every((line, i) => line === feed.lines[i])) return feed.fresh;
-  const newest = feed.lines[feed.lines.length - 1];
-  const at = newest === undefined ? -1 : lines.lastIndexOf(newest);
-  feed.fresh = feed.lines.length && at >= 0 ? lines.length - 1 - at : 0;
+  // the feed is the last lines of the game: find where the lines seen before end in it
+  const seen = feed.lines;
+  let kept = 0;
+  for (let drop = 0; drop < seen.length; drop++) {
+    const rest = seen.length - drop;
+    if (rest <= lines.length && seen.slice(drop).every((line, i) => line === lines[i])) { kept = rest; break; }
+  }
+  feed.fresh = seen.length ? lines.length - kept : 0;
   feed.lines = lines.slice();
   return feed.fresh;
 }
