@@ -94,10 +94,13 @@ def test_designer_diagnostics_and_play_this_version(web_server, context):
     page.keyboard.press("Control+z")
     page.locator("#diagnostics li.ok").wait_for(timeout=60_000)
     assert page.locator(".CodeMirror .diag-line").count() == 0
-    page.click("#play")
-    page.wait_for_url("**/table/**", timeout=60_000)
-    assert wait_ready(page) in ("mine", "over")
-    assert page.locator("#game-title").inner_text() == "La Famiglia"
+    with page.context.expect_page(timeout=60_000) as opened:  # the table opens in a new tab
+        page.click("#play")
+    table = opened.value
+    table.wait_for_url("**/table/**", timeout=60_000)
+    assert wait_ready(table) in ("mine", "over")
+    assert table.locator("#game-title").inner_text() == "La Famiglia"
+    assert "/designer" in page.url  # the designer stays, with its text
 
 
 def test_a_hostile_name_stays_text(web_server, context):
@@ -108,7 +111,8 @@ def test_a_hostile_name_stays_text(web_server, context):
     page.goto(web_server.url + table["seats"][0]["link"])
     wait_ready(page)
     assert page.locator("#game-title").inner_text() == XSS
-    assert XSS in page.locator(".board-area").inner_text()
+    assert XSS[:10] in page.locator(".board-area").inner_text()  # a long name is shortened at a word …
+    assert XSS in page.locator(".board-area .card[data-id]").first.get_attribute("title")  # … and whole on hover
     page.goto(web_server.url + "/")
     page.locator("#tables a", has_text=XSS).first.wait_for()
     assert page.locator("img").count() == 0 and not dialogs
