@@ -24,27 +24,27 @@ flow:
 """
 
 
-def write(tmp_path, text, name="game.yaml"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+def file_of(tmp_path, name, text):
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path / name
 
 
-def messages(path):
+def messages(tmp_path, text):
+    """(line, message) of every error the ruleset ``text`` has."""
     with pytest.raises(ErrorList) as info:
-        load_game(path, cache=False)
+        load_game(file_of(tmp_path, "game.yaml", text), cache=False)
     return [(e.position.line, e.message) for e in info.value.errors]
 
 
 def test_a_track_counts_its_fields_from_parameters(tmp_path):
-    game = load_game(write(tmp_path, TINY + "display:\n  tracks:\n    - {zone: board, attribute: pos, fields: size + 1, "
-                                            "finish: size}\n"), params={"size": 12}, cache=False)
+    game = load_game(file_of(tmp_path, "game.yaml", TINY + "display:\n  tracks:\n    - {zone: board, attribute: pos, "
+                                                          "fields: size + 1, finish: size}\n"), params={"size": 12}, cache=False)
     track = game.ruleset.display["tracks"][0]
     assert (track["fields"], track["finish"], track["start"]) == (13, 12, 0)
 
 
 def test_every_name_the_section_uses_is_checked(tmp_path):
-    found = messages(write(tmp_path, TINY + """\
+    found = messages(tmp_path, TINY + """\
 display:
   labels: {bord: B}
   hide: [token]
@@ -55,7 +55,7 @@ display:
   faces:
     token: {colour: c, explain: "{x} at {pos}"}
     tok: {value: n}
-"""))
+""")
     text = "\n".join(message for _, message in found)
     assert "'labels' names 'bord'" in text and "'hide' names 'token'" in text
     assert "'layout' places unknown zone 'nope'" in text and "'n2' is none" in text
@@ -66,13 +66,13 @@ display:
 
 
 def test_the_schema_refuses_an_unknown_symbol(tmp_path):
-    found = messages(write(tmp_path, TINY + "display:\n  faces:\n    token: {symbol: dragon}\n"))
+    found = messages(tmp_path, TINY + "display:\n  faces:\n    token: {symbol: dragon}\n")
     assert found and found[0][0] == 14 and "'dragon' is not one of" in found[0][1]
 
 
 def test_a_variant_merges_the_section_key_by_key(tmp_path):
-    write(tmp_path, TINY + "display:\n  lang: de\n  labels: {board: Spielbrett, v: Wert}\n", "base.yaml")
-    game = load_game(write(tmp_path, "extends: base.yaml\ndisplay:\n  labels: {v: Zähler}\n", "variant.yaml"),
+    file_of(tmp_path, "base.yaml", TINY + "display:\n  lang: de\n  labels: {board: Spielbrett, v: Wert}\n")
+    game = load_game(file_of(tmp_path, "variant.yaml", "extends: base.yaml\ndisplay:\n  labels: {v: Zähler}\n"),
                      cache=False)
     assert game.ruleset.display["lang"] == "de"
     assert game.ruleset.display["labels"] == {"board": "Spielbrett", "v": "Zähler"}
