@@ -185,3 +185,21 @@ def test_where_the_choices_are_numbers_a_typed_number_is_that_value():
     assert match_choice("3", numbers) is None           # no choice of value 3
     words = [_Choice("pass"), _Choice("take")]
     assert match_choice("2", words).label == "take" and match_choice("#2", words).label == "take"
+
+
+def test_the_table_before_a_race_is_cleared_is_shown(capsys):
+    # Pferderennen: at the end of a race the cards on the horses go back; the person sees the last
+    # picture of the race before a bot's move clears it
+    from rich.console import Console
+    from interpreter.cli.play import Table
+    game = load_game("pferderennen-mafia")
+    console = Console(width=100, record=True)
+    table = Table(game, ["human", "random", "random", "random"], 4, console)
+    for _ in range(600):
+        state = table.state
+        if state.is_terminal() or "cleared it:" in console.export_text(clear=False):
+            break
+        table._apply(state.current_player(), state.legal_actions()[0])
+    text = console.export_text()
+    shown = text.split("'s move cleared it:")
+    assert len(shown) > 1 and "Race" in shown[1] and "First slot" in shown[1]

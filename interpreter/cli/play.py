@@ -21,7 +21,7 @@ from dsl.explain import explain
 
 from ..analysis.match_log import MatchRecorder, log_header, read_logs
 from ..bots import bot_seed, make_bot
-from ..runtime.views import readable_action, seen_components, told_action, told_in_full
+from ..runtime.views import component_visible, readable_action, seen_components, told_action, told_in_full
 from .display_text import Words
 from .render import render_view, result_text
 from .safe import safe_text
@@ -29,6 +29,7 @@ from .safe import safe_text
 HUMAN = "human"
 COMMANDS = ("view", "history", "history all", "undo", "score", "rules", "help", "back", "quit")
 MENU_ROOM = 9  # screen lines kept for the menu under the table
+CLEARED = 3  # a move that takes this many components out of a person's sight shows the table before it
 HISTORY_LINES = 30  # what `history` shows of a long game (`history all`: everything)
 
 
@@ -113,6 +114,7 @@ class Table:
         if not quiet:
             self.announce(seat, action, before)
             self.tell()
+            self.show_cleared(seat, before)
 
     # ---- what people are told --------------------------------------------------------------------
     def _listeners(self) -> list:
@@ -126,6 +128,20 @@ class Table:
             self.told[seat] += len(messages)
             for message in messages:
                 self.console.print(told_line(message))
+
+    def show_cleared(self, mover, before) -> None:
+        """The table as it was before another seat's move that took many things out of sight (a
+        round or race cleared away): the person sees the final hands and positions."""
+        for viewer in self._listeners():
+            if viewer is not None and viewer == mover:
+                continue  # the table before the person's own move was just shown to them
+            gone = [c for c in range(self.game.num_components)
+                    if component_visible(before, c, viewer) and not component_visible(self.state, c, viewer)]
+            if len(gone) >= CLEARED:
+                self.console.print(Text(f"The table before {self.game.player_names[mover]}'s move cleared it:",
+                                        style="bold"))
+                self.console.print(render_view(before.view(viewer), self.game, menu=False))
+                self.shown = None
 
     def announce(self, seat, action, before) -> None:
         """Print what a seat did, as far as the people at the table may know it."""
