@@ -236,6 +236,7 @@ class Table:
             prefix, options = self.settled(viewer)
             out["choices"] = staging.choice_payload(state, viewer, prefix, options)
             out["chosen"] = [_label(state, prefix, i) for i in range(len(prefix))]
+            out["stage"] = options[0].stage if options and options[0].stage else None  # the parameter asked
             out["offers"] = staging.offers_payload(state, viewer, game.ruleset.display.get("offers"))
             out["can_go_back"] = any(len(staging.choices(state, prefix[:i])) > 1 for i in range(len(prefix)))
         if self.error:

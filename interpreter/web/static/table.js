@@ -380,6 +380,7 @@ function drawDecision(message) {
   }
   title.textContent = decision && decision.prompt ? decision.prompt : "Your move";
   for (const label of message.chosen || []) chosen.appendChild(el("span", "crumb", label));
+  if (message.stage) chosen.appendChild(el("span", "stage-question", `${label(message.stage)}?`));
   for (const choice of message.choices) {
     const button = el("button", "choice" + (choice.complete ? " complete" : ""), choice.label);
     button.dataset.index = String(choice.i);
