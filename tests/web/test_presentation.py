@@ -106,7 +106,9 @@ def test_gangster_marks_who_moved_what(web_server, context):
     table = create_table(web_server, "gangster", ["human", "random"], players=2)
     page = open_seat(context, web_server, table)
     click_and_wait(page, page.locator("#choices button.choice", has_text="place … from your supply"))
+    assert page.inner_text("#chosen .stage-question") == "Gangster?"  # the stage asked in the ruleset's words
     click_and_wait(page, page.locator("#choices button.choice").first)
+    assert page.inner_text("#chosen .stage-question") == "Field?"
     click_and_wait(page, page.locator(".board td.cell.target").first)
     wait_ready(page)
     last = page.locator(".last-move").inner_text()
