@@ -1,0 +1,377 @@
+"""A checked ruleset as the C source of a native playout kernel.
+
+The source is made from the typed IR (``dsl.ir.Ruleset``) and the game's layout, never from the
+ruleset's text: identifiers are generated (``L3``, ``t12``), texts become numbers (the table stays in
+Python), numbers are written by ``int``.  The flow becomes structured C: loops, branches, and each
+``choose`` enumerating its legal actions in the order the Python engine lists them, the seat's policy
+picking one (:func:`PICK` in the prelude).  What is not translated yet raises ``Unsupported``."""
+from __future__ import annotations
+
+from dsl import ast, ir
+
+from .expressions import SCALARS, Expressions, Scope, Unsupported
+from .prelude import ERRORS, PRELUDE
+
+MAXLOG = 4096  # the actions of one game the kernel records
+MAXCAND = 4096  # the legal actions of one decision
+
+
+class Tables:
+    """What the C source refers to by number: texts, variables, attribute tables, positions."""
+
+    def __init__(self, game):
+        self.game = game
+        self.texts: list = []
+        self.vars = list(game.ruleset.vars)
+        self.player_vars = list(game.ruleset.player_vars)
+        self.attributes: list = []
+        self.positions: list = []
+        self.options: list = []  # every option of every decision, by the number the kernel logs
+
+    def text(self, value) -> int:
+        if value not in self.texts:
+            self.texts.append(value)
+        return self.texts.index(value)
+
+    def var(self, name, where) -> int:
+        self._scalar(self.game.ruleset.vars[name], where)
+        return self.vars.index(name)
+
+    def player_var(self, name, where) -> int:
+        self._scalar(self.game.ruleset.player_vars[name], where)
+        return self.player_vars.index(name)
+
+    def _scalar(self, variable, where) -> None:
+        if variable.type.name not in SCALARS:
+            raise Unsupported(f"the variable '{variable.name}' of type {variable.type.name}", where)
+
+    def attribute(self, name) -> str:
+        if name not in self.attributes:
+            self.attributes.append(name)
+        return f"ATTR{self.attributes.index(name)}"
+
+    def position(self, pos) -> int:
+        self.positions.append(pos)
+        return len(self.positions) - 1
+
+
+class Emitter:
+    def __init__(self, game):
+        self.game = game
+        self.rs = game.ruleset
+        self.tables = Tables(game)
+        self.x = Expressions(self.rs, game, self.tables)
+        self.locals: dict = {}  # ruleset local -> C variable, for the flow (one frame)
+        self.loops: list = []  # (label of continue, label of break)
+        self.procs: list = []
+        self.max_params = max([len(o.params) for s in ir.walk(self.rs.flow) if isinstance(s, ir.Choose)
+                               for o in s.options] + [1])
+        self.deciding = True
+
+    # ---- the whole source --------------------------------------------------------------------
+    def source(self) -> str:
+        game, rs = self.game, self.rs
+        if rs.triggers:
+            raise Unsupported("zone triggers", rs.triggers[0].position)
+        for zone, host in enumerate(game.zone_host):
+            if host is not None:
+                raise Unsupported("zones kept per component", rs.zones[game.zone_family[zone]].position)
+        for family in rs.zones.values():
+            if family.holds is not None:
+                raise Unsupported("a zone's 'holds' condition", family.position)
+        for mark, values in game.initial_marks.items():
+            if any(v is None or isinstance(v, bool) or not isinstance(v, int) for v in values):
+                raise Unsupported(f"the mark '{mark}' that is no whole number on every component", None)
+        self.deciding = False
+        setup = self.block(rs.setup, Scope())
+        self.deciding = True
+        self.locals = {}
+        flow = self.block(rs.flow, Scope())
+        score = "0"  # Game.score without a 'score'
+        if rs.score is not None:
+            self.x.check_scalar(rs.score)
+            score = self.x.expr(rs.score, Scope({"player": "player"}))
+        declared = "".join(f"int64_t {c} = 0; (void){c};\n" for c in self.locals.values())
+        body = (f"static void setup(Ctx *C) {{\n{self._decls(setup)}{setup}}}\n"
+                f"static void flow(Ctx *C) {{\n{declared}{flow}}}\n"
+                f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
+        return self.header() + PRELUDE + body + ENTRY
+
+    def _decls(self, _code) -> str:
+        found = "".join(f"int64_t {c} = 0; (void){c};\n" for c in self.locals.values())
+        self.locals = {}
+        return found
+
+    def header(self) -> str:
+        game, t = self.game, self.tables
+        nc, nz, ncell = max(game.num_components, 1), len(game.zone_names), max(len(game.cell_zone), 1)
+        lines = [f"#define NC {nc}", f"#define NZ {nz}", f"#define NCELL {ncell}", f"#define NP {game.num_players}",
+                 f"#define NMARK {len(game.mark_names)}", f"#define HAS_GRIDS {int(game.has_grids)}",
+                 f"#define ALL_SEATS {game.all_seats}LL", f"#define MAXLOG {MAXLOG}", f"#define MAXCAND {MAXCAND}",
+                 f"#define MAXP {self.max_params}",
+                 "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
+                 struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
+        lines.append(_table("ZONE_MASK", game.zone_mask))
+        lines.append(_table("TOP_MASK", game.top_mask))
+        lines.append(_table("ZONE_GRID", [int(g is not None) for g in game.zone_grid]))
+        lines.append(_table("ZONE_OWNER", [-1 if o is None else o for o in game.zone_owner]))
+        lines.append(_table("NAME_INDEX", game.name_index or [0]))
+        lines.append(_table("CELL_ZONE", game.cell_zone or [0]))
+        lines.append(_table("CELL_ROW", game.cell_row or [0]))
+        lines.append(_table("CELL_COLUMN", game.cell_column or [0]))
+        for name in t.attributes:
+            values = [t.text(v) if isinstance(v, str) else int(v) for v in game.attr_tables[name]]
+            lines.append(_table(t.attribute(name), values or [0]))
+        return "\n".join(lines) + "\n"
+
+    # ---- statements ----------------------------------------------------------------------------
+    def local(self, name) -> str:
+        if name not in self.locals:
+            self.locals[name] = f"L{len(self.locals)}"
+        return self.locals[name]
+
+    def block(self, stmts, scope) -> str:
+        return "".join(self.statement(stmt, scope) for stmt in stmts)
+
+    def statement(self, stmt, scope) -> str:
+        pos = f"C->pos = {self.tables.position(stmt.position)}; STEP(C); C->iters = 0;\n"
+        method = getattr(self, "_s_" + type(stmt).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(f"the statement {type(stmt).__name__}", stmt.position)
+        try:
+            return pos + method(stmt, scope)
+        except Unsupported as exc:
+            if exc.where is None:
+                exc.where = stmt.position
+            raise
+
+    def _s_exec(self, stmt, scope) -> str:
+        node = stmt.node
+        if isinstance(node, ast.Let):
+            self.x.check_scalar(node.value) if self.x.type_of(node.value) != "list" else None
+            target = self.local(node.name)
+            value = self.x.expr(node.value, self._scope(scope))
+            return f"{target} = {value};\n"
+        if isinstance(node, ast.Assign):
+            return self._assign(node, scope)
+        if isinstance(node, ast.CallStmt):
+            return self._effect(node.call, scope, stmt.position)
+        raise Unsupported(f"the statement {type(node).__name__}", stmt.position)
+
+    def _scope(self, scope) -> Scope:
+        return scope.child(self.locals)
+
+    def _assign(self, node, scope) -> str:
+        target = node.target
+        if self.x.type_of(node.value) not in SCALARS:
+            raise Unsupported("assigning a value of no simple type", node.pos)
+        value = self.x.expr(node.value, self._scope(scope))
+        if isinstance(target, ast.Name):
+            kind, name = self.rs.symbols[target]
+            place = self.local(name) if kind == "local" else self.x.expr(target, self._scope(scope))
+        elif isinstance(target, ast.Attr) and self.rs.symbols[target][0] in ("mark", "pvar"):
+            place = self.x.expr(target, self._scope(scope))
+        else:
+            raise Unsupported("assigning to this target", node.pos)
+        if node.op == "=":
+            return f"{place} = {value};\n"
+        helper = {"+=": "ADD", "-=": "SUB", "*=": "MUL"}.get(node.op)
+        if helper is None:
+            raise Unsupported(f"the assignment {node.op}", node.pos)
+        return f"{{ int64_t v_ = {value}; {place} = {helper}(C, {place}, v_); }}\n"
+
+    def _effect(self, call, scope, where) -> str:
+        kind, name = self.rs.symbols[call]
+        if kind != "effect":
+            raise Unsupported(f"the call of {name} as a statement", where)
+        kw = dict(call.kwargs)
+        sc = self._scope(scope)
+        args = [self.x.expr(a, sc) if self.x.type_of(a) != "list" else self.x.as_list(a, sc) for a in call.args]
+        bottom = "0"
+        if "at" in kw or (name in ("move", "move_all") and len(args) == 3) or (name == "draw" and len(args) == 4):
+            at = kw.get("at", call.args[-1])
+            if not isinstance(at, ast.Literal) or at.value not in ("top", "bottom"):
+                raise Unsupported("an 'at' that is not top or bottom written out", where)
+            bottom = "1" if at.value == "bottom" else "0"
+            args = args[:-1] if "at" not in kw else args
+        if name == "log":
+            return ""  # narration is muted in the kernel
+        if name == "end_game":
+            if args or kw:
+                reason = args[0] if args else self.x.expr(kw["reason"], sc)
+                return f"C->s->end_reason = {reason}; game_over(C);\n"
+            return "game_over(C);\n"
+        if name == "place" and len(args) == 2:
+            return f"PLACE(C, {args[0]}, {args[1]});\n"
+        if name == "shuffle" and len(args) == 1:
+            return f"SHUFFLE(C, {args[0]});\n"
+        if name == "move_all" and len(args) == 2:
+            return f"MOVE_ALL(C, {args[0]}, {args[1]}, {bottom});\n"
+        if name == "draw" and len(args) in (2, 3) and set(kw) <= {"count", "at"}:
+            count = args[2] if len(args) == 3 else self.x.expr(kw["count"], sc) if "count" in kw else "1"
+            return f"DRAW(C, {args[0]}, {args[1]}, {count}, {bottom});\n"
+        if name == "move" and len(args) == 2:
+            helper = "MOVE_LIST" if self.x.type_of(call.args[0]) == "list" else "MOVE_ONE"
+            return f"{helper}(C, {args[0]}, {args[1]}, {bottom});\n"
+        raise Unsupported(f"the effect {name} written this way", where)
+
+    def _s_if(self, stmt, scope) -> str:
+        cond = self.x.expr(stmt.cond, self._scope(scope))
+        return f"if ({cond}) {{\n{self.block(stmt.then, scope)}}} else {{\n{self.block(stmt.otherwise, scope)}}}\n"
+
+    def _loop(self, head, body_stmts, scope, tail="") -> str:
+        label = self.x.fresh("loop")
+        self.loops.append(label)
+        try:
+            body = self.block(body_stmts, scope)
+        finally:
+            self.loops.pop()
+        mark = self.x.fresh("m")
+        return (f"{{ int64_t {mark} = C->top; {head} {{ C->top = {mark}; STEP(C);\n{body}{label}_next: ; {tail}}}\n"
+                f"{label}_end: ; }}\n")
+
+    def _s_while(self, stmt, scope) -> str:
+        if stmt.limit:
+            raise Unsupported("a while loop with a limit", stmt.position)
+        cond = self.x.expr(stmt.cond, self._scope(scope))
+        return self._loop(f"while ({cond})", stmt.body, scope)
+
+    def _s_repeat(self, stmt, scope) -> str:
+        count, i = self.x.fresh("n"), self.x.fresh("i")
+        value = self.x.expr(stmt.count, self._scope(scope))
+        head = (f"int64_t {count} = {value}; if ({count} > 1000000) fail(C, E_repeat, {count}, 0); "
+                f"for (int64_t {i} = 0; {i} < {count}; {i}++)")
+        return self._loop(head, stmt.body, scope)
+
+    def _s_for(self, stmt, scope) -> str:
+        source = self.x.as_list(stmt.source, self._scope(scope))
+        h, i = self.x.fresh("h"), self.x.fresh("i")
+        var = self.local(stmt.var)
+        head = f"int64_t {h} = {source}; for (int64_t {i} = 0; {i} < LEN({h}); {i}++)"
+        label = self.x.fresh("loop")
+        self.loops.append(label)
+        try:
+            body = self.block(stmt.body, scope)
+        finally:
+            self.loops.pop()
+        return (f"{{ {head} {{ STEP(C); {var} = ITEM({h}, {i});\n{body}{label}_next: ; }}\n{label}_end: ; }}\n")
+
+    def _s_break(self, stmt, scope) -> str:
+        return f"goto {self.loops[-1]}_end;\n"
+
+    def _s_continue(self, stmt, scope) -> str:
+        return f"goto {self.loops[-1]}_next;\n"
+
+    def _s_block(self, stmt, scope) -> str:
+        return self.block(stmt.body, scope)
+
+    def _s_choose(self, stmt, scope) -> str:
+        if not self.deciding:
+            raise Unsupported("a decision outside the flow", stmt.position)
+        sc = self._scope(scope)
+        player = self.x.expr(stmt.player, sc)
+        seat, mark = self.x.fresh("p"), self.x.fresh("m")
+        where = self.tables.position(stmt.position)
+        parts = [f"{{ int64_t {mark} = C->top; C->s->cand_n = 0; int64_t {seat} = {player};\n"]
+        numbers = []
+        for option in stmt.options:
+            numbers.append(len(self.tables.options))
+            self.tables.options.append(option)
+            parts.append(self._enumerate(numbers[-1], option, sc))
+        skip = "1" if stmt.if_none == "skip" else "0"
+        cases = "".join(f"case {i}: {{\n{self._bind(o)}{self.block(o.body, scope)}break; }}\n"
+                        for i, o in zip(numbers, stmt.options))
+        parts.append(f"if (C->s->cand_n == 0) {{ if (!{skip}) {{ C->pos = {where}; fail(C, E_no_option, {seat}, 0); }} }}\n"
+                     f"else {{ C->s->decider = {seat}; int64_t k_ = PICK(C); C->steps = 0; C->top = {mark};\n"
+                     f"int64_t chosen_[MAXP + 1]; memcpy(chosen_, C->s->cand[k_], sizeof(chosen_));\n"
+                     f"C->s->decider = -1;\nswitch (chosen_[0]) {{\n{cases}}} }} }}\n")
+        return "".join(parts)
+
+    def _bind(self, option) -> str:
+        return "".join(f"{self.local(name)} = chosen_[{i + 1}];\n" for i, (name, _) in enumerate(option.params))
+
+    def _enumerate(self, index, option, scope) -> str:
+        if option.decline:
+            return f"if (C->s->cand_n > 0) CANDIDATE(C, {index}, 0, NULL);\n"
+        values = self.x.fresh("vals")
+        require = option.require
+        bound: dict = {}
+        levels = []
+        for i, (name, domain) in enumerate(option.params):
+            kind = self.x.type_of(domain)
+            arg = self.x.types[domain].arg if kind == "list" else None
+            if kind not in ("list", "zone") or (kind == "list" and (arg is None or arg.name not in SCALARS)):
+                raise Unsupported(f"the parameter '{name}' over a {kind}", option.position)
+            element = "component" if kind == "zone" else arg.name
+            levels.append((name, self.x.as_list(domain, scope.child(bound)), element))
+            bound[name] = f"{values}[{i}]"
+        test = self.x.expr(require, scope.child(bound)) if require is not None else "1"
+        inner = f"if ({test}) CANDIDATE(C, {index}, {len(option.params)}, {values});\n"
+        for i in reversed(range(len(levels))):
+            name, domain, element = levels[i]
+            h, n, j, tried, nt = (self.x.fresh(s) for s in ("h", "n", "j", "tr", "nt"))
+            same = "SAME(C, {a}, {b})" if element == "component" else "({a} == {b})"
+            dup = same.format(a=f"ITEM({tried}, q_)", b=f"{values}[{i}]")
+            inner = (f"{{ int64_t {h} = {domain}; int64_t {n} = LEN({h}); int64_t {tried} = NEWLIST(C, {n}); "
+                     f"int64_t {nt} = 0;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = ITEM({h}, {j});\n"
+                     f"if ({n} > 1) {{ int64_t d_ = 0; for (int64_t q_ = 0; q_ < {nt}; q_++) if ({dup}) {{ d_ = 1; break; }}\n"
+                     f"if (d_) continue; ITEM({tried}, {nt}) = {values}[{i}]; {nt}++; }}\n{inner}}} }}\n")
+        return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
+
+    def _s_callproc(self, stmt, scope) -> str:
+        raise Unsupported("procedure calls", stmt.position)
+
+
+def _table(name, values) -> str:
+    return f"static const int64_t {name}[{len(values)}] = {{{', '.join(str(int(v)) for v in values)}}};"
+
+
+def struct_text(game, nvars, npvars, max_params) -> str:
+    """The kernel's state: flat arrays (the same text in the C source and in cffi's declarations)."""
+    nc, nz, ncell = max(game.num_components, 1), len(game.zone_names), max(len(game.cell_zone), 1)
+    return (f"typedef struct {{ int64_t zlen[{nz}]; int64_t zitems[{nz}][{nc}]; int64_t loc[{nc}]; "
+            f"int64_t cell_of[{nc}]; int64_t known[{nc}]; int64_t cells[{ncell}]; int64_t blind_to[{nz}]; "
+            f"int64_t marks[{max(len(game.mark_names), 1)}][{nc}]; int64_t vars[{max(nvars, 1)}]; "
+            f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; uint64_t rng; uint64_t policy_rng; "
+            f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; "
+            f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t n_log; "
+            f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
+            f"int64_t returns[{game.num_players}]; }} KS;")
+
+
+ENTRY = r"""
+/* play the game in s (a state before setup) to its end; 0 when it ended, 1 on an error (s->err) */
+int64_t k_play(KS *s) {
+    Ctx ctx;
+    Ctx *C = &ctx;
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1;
+    C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
+    if (!C->arena) { s->err = E_memory; return 1; }
+    s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
+    int r = setjmp(C->jb);
+    if (r == 0) {
+        setup(C);
+        C->steps = 0;
+        flow(C);
+    }
+    if (r == 1) { free(C->arena); return 1; }
+    s->over = 1; s->decider = -1;
+    r = setjmp(C->jb);
+    if (r != 0) { free(C->arena); return 1; }
+    for (int64_t p = 0; p < NP; p++) { C->top = 0; C->iters = 0; s->returns[p] = score_of(C, p); }
+    free(C->arena);
+    return 0;
+}
+
+/* play n games from the state in start, seeds seed0, seed0 + 1, ...; sums of returns in totals */
+int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, int64_t *totals, KS *work) {
+    for (int64_t i = 0; i < n; i++) {
+        memcpy(work, start, offsetof(KS, n_log));
+        work->rng = seed0 + (uint64_t)i;
+        work->policy_rng = policy0 + (uint64_t)i;
+        if (k_play(work)) return i;
+        for (int64_t p = 0; p < NP; p++) totals[p] += work->returns[p];
+    }
+    return n;
+}
+"""

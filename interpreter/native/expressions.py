@@ -1,0 +1,293 @@
+"""Expressions of a checked ruleset as C expressions (GCC statement expressions where they need
+statements).  Every value is an ``int64_t``: numbers, booleans (0, 1), seats, components, cells and
+zones by number (none: -1), texts by their number in the kernel's table of texts, lists by their
+handle in the arena.  A construct this slice does not translate raises :class:`Unsupported`,
+located at the node, and the kernel is not built."""
+from __future__ import annotations
+
+from dsl import ast
+
+from ..runtime.limits import INT_MAX, INT_MIN
+
+SCALARS = ("int", "bool", "str", "player", "component", "cell", "zone")
+
+
+class Unsupported(Exception):
+    """A construct the native kernel does not translate yet; ``where`` its position."""
+
+    def __init__(self, what, where):
+        super().__init__(what)
+        self.what = what
+        self.where = where
+
+
+class Scope:
+    """The C names of the ruleset's names in a stretch of code: locals, a definition's parameters,
+    a comprehension's variable."""
+
+    def __init__(self, names=None):
+        self.names = dict(names or {})
+
+    def child(self, extra) -> "Scope":
+        return Scope({**self.names, **extra})
+
+
+class Expressions:
+    """Translates expressions; ``tables`` holds the game's layout and the texts' numbers."""
+
+    def __init__(self, ruleset, game, tables):
+        self.rs = ruleset
+        self.game = game
+        self.types = ruleset.types
+        self.symbols = ruleset.symbols
+        self.tables = tables
+        self.counter = 0
+        self.expanding: list = []
+
+    def fresh(self, stem="t") -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def type_of(self, node):
+        found = self.types.get(node)
+        if found is None:
+            return None
+        return found.name
+
+    def is_list(self, node) -> bool:
+        return self.type_of(node) in ("list", "zone") and self.type_of(node) == "list"
+
+    def check_scalar(self, node) -> None:
+        name = self.type_of(node)
+        if name not in SCALARS:
+            raise Unsupported(f"a value of type {name or 'unknown'}", node.pos)
+
+    def as_list(self, node, scope) -> str:
+        """A list handle for a node that is a list or a zone (a snapshot of its contents)."""
+        if self.type_of(node) == "zone":
+            return f"ZLIST(C, {self.expr(node, scope)})"
+        if self.type_of(node) != "list":
+            raise Unsupported(f"iterating over a {self.type_of(node)}", node.pos)
+        arg = self.types[node].arg
+        if arg is None or arg.name not in SCALARS + ("list",):
+            raise Unsupported("a list of values of no known type", node.pos)
+        return self.expr(node, scope)
+
+    def expr(self, node, scope) -> str:
+        method = getattr(self, "_x_" + type(node).__name__.lower(), None)
+        if method is None:
+            raise Unsupported(f"the expression {type(node).__name__}", node.pos)
+        return method(node, scope)
+
+    # ---- leaves --------------------------------------------------------------------------------
+    def _x_literal(self, node, scope) -> str:
+        value = node.value
+        if value is None:
+            return "(-1LL)"
+        if isinstance(value, bool):
+            return "1" if value else "0"
+        if isinstance(value, int):
+            if not INT_MIN < value <= INT_MAX:
+                raise Unsupported("a whole number at the limit", node.pos)
+            return f"({int(value)}LL)"
+        if isinstance(value, str):
+            return f"({self.tables.text(value)}LL)"
+        raise Unsupported(f"a literal of type {type(value).__name__}", node.pos)
+
+    def _x_name(self, node, scope) -> str:
+        kind, arg = self.symbols[node]
+        if kind == "local":
+            if arg not in scope.names:
+                raise Unsupported(f"the name '{arg}' here", node.pos)
+            return scope.names[arg]
+        if kind == "const":
+            return self._x_literal(ast.Literal(node.pos, arg), scope)
+        if kind == "var":
+            return f"C->s->vars[{self.tables.var(arg, node.pos)}]"
+        if kind == "zone":
+            return f"({self.game.family_base[arg]}LL)"
+        if kind == "define":
+            return self.define(node, scope)
+        raise Unsupported(f"a name of kind {kind}", node.pos)
+
+    def _x_attr(self, node, scope) -> str:
+        kind, name = self.symbols[node]
+        obj = self.expr(node.obj, scope)
+        if kind == "attr":
+            if name in self.game.partial_attributes:
+                raise Unsupported(f"the attribute '{name}' that some components lack", node.pos)
+            return f"{self.tables.attribute(name)}[CK(C, {obj}, NC)]"
+        if kind == "mark":
+            return f"C->s->marks[{self.game.mark_names.index(name)}][CK(C, {obj}, NC)]"
+        if kind == "pvar":
+            return f"C->s->pvars[{self.tables.player_var(name, node.pos)}][CK(C, {obj}, NP)]"
+        if kind == "pzone":
+            return f"({self.game.family_base[name]}LL + CK(C, {obj}, NP))"
+        if kind == "cprop" and name == "zone":
+            return f"C->s->loc[CK(C, {obj}, NC)]"
+        if kind == "cprop" and name == "cell":
+            return f"C->s->cell_of[CK(C, {obj}, NC)]"
+        if kind == "cprop" and name == "owner" and not any(h is not None for h in self.game.zone_host):
+            return f"ZONE_OWNER[C->s->loc[CK(C, {obj}, NC)]]"
+        raise Unsupported(f"the property '{name}' ({kind})", node.pos)
+
+    def _x_index(self, node, scope) -> str:
+        return f"LIST_AT(C, {self.as_list(node.obj, scope)}, {self.expr(node.index, scope)})"
+
+    def _x_listlit(self, node, scope) -> str:
+        for item in node.items:
+            self.check_scalar(item) if self.type_of(item) != "list" else None
+        h = self.fresh("h")
+        stores = "".join(f"ITEM({h}, {i}) = {self.expr(item, scope)}; " for i, item in enumerate(node.items))
+        return f"({{ int64_t {h} = NEWLIST(C, {len(node.items)}); {stores}{h}; }})"
+
+    # ---- operators -----------------------------------------------------------------------------
+    def _x_binop(self, node, scope) -> str:
+        if self.type_of(node) == "list":
+            return f"CONCAT(C, {self.as_list(node.left, scope)}, {self.as_list(node.right, scope)})"
+        if self.type_of(node) != "int":
+            raise Unsupported(f"'{node.op}' on values of type {self.type_of(node)}", node.pos)
+        helper = {"+": "ADD", "-": "SUB", "*": "MUL", "//": "FDIV", "%": "FMOD"}.get(node.op)
+        if helper is None:
+            raise Unsupported(f"the operator '{node.op}'", node.pos)
+        return f"{helper}(C, {self.expr(node.left, scope)}, {self.expr(node.right, scope)})"
+
+    def _x_compare(self, node, scope) -> str:
+        left = self.expr(node.left, scope)
+        if node.op in ("in", "not in"):
+            negate = "!" if node.op == "not in" else ""
+            if self.type_of(node.right) == "zone":
+                return f"({negate}(C->s->loc[CK(C, {left}, NC)] == {self.expr(node.right, scope)}))"
+            return f"({negate}CONTAINS(C, {self.as_list(node.right, scope)}, {left}))"
+        for side in (node.left, node.right):
+            if not isinstance(side, ast.Literal):
+                self.check_scalar(side)
+        if node.op not in ("==", "!="):
+            if self.type_of(node.left) != "int" or self.type_of(node.right) != "int":
+                raise Unsupported(f"ordering values of type {self.type_of(node.left)}", node.pos)
+        return f"((int64_t)({left} {node.op} {self.expr(node.right, scope)}))"
+
+    def _x_boolop(self, node, scope) -> str:
+        op = "&&" if node.op == "and" else "||"
+        return f"((int64_t)({self.expr(node.left, scope)} {op} {self.expr(node.right, scope)}))"
+
+    def _x_not(self, node, scope) -> str:
+        return f"((int64_t)!({self.expr(node.operand, scope)}))"
+
+    def _x_neg(self, node, scope) -> str:
+        return f"NEG(C, {self.expr(node.operand, scope)})"
+
+    def _x_cond(self, node, scope) -> str:
+        return (f"(({self.expr(node.test, scope)}) ? ({self.expr(node.then, scope)}) : "
+                f"({self.expr(node.otherwise, scope)}))")
+
+    # ---- comprehensions and calls --------------------------------------------------------------
+    def _x_comprehension(self, node, scope) -> str:
+        source = self.as_list(node.source, scope)
+        h, i, n, r, v = (self.fresh(x) for x in "hinrv")
+        inner = scope.child({node.var: v})
+        elem = self.expr(node.elem, inner)
+        cond = self.expr(node.cond, inner) if node.cond is not None else "1"
+        head = f"int64_t {h} = {source}; int64_t {n} = LEN({h}); "
+        loop = f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ ITER(C); int64_t {v} = ITEM({h}, {i}); if (!({cond})) continue; "
+        func = node.func
+        if func == "any":
+            return f"({{ {head}int64_t {r} = 0; {loop}if ({elem}) {{ {r} = 1; break; }} }} {r}; }})"
+        if func == "all":
+            return f"({{ {head}int64_t {r} = 1; {loop}if (!({elem})) {{ {r} = 0; break; }} }} {r}; }})"
+        if func == "count":
+            return f"({{ {head}int64_t {r} = 0; {loop}if ({elem}) {r}++; }} {r}; }})"
+        if func == "sum":
+            return f"({{ {head}int64_t {r} = 0; {loop}{r} = ADD(C, {r}, {elem}); }} {r}; }})"
+        if func in ("list", "min", "max"):
+            if func == "list" and self.type_of(node.elem) not in SCALARS + ("list",):
+                raise Unsupported("a list of values of no known type", node.pos)
+            k = self.fresh("k")
+            build = (f"({{ {head}int64_t {r} = NEWLIST(C, {n}); int64_t {k} = 0; {loop}"
+                     f"int64_t e_ = {elem}; ITEM({r}, {k}) = e_; {k}++; }} LEN({r}) = {k}; {r}; }})")
+            return build if func == "list" else f"{func.upper()}OF(C, {build})"
+        raise Unsupported(f"the comprehension {func}", node.pos)
+
+    def _x_call(self, node, scope) -> str:
+        kind, name = self.symbols[node]
+        if kind == "define":
+            return self.define(node, scope)
+        if kind != "func" or node.kwargs:
+            raise Unsupported(f"the call of {name}", node.pos)
+        args = node.args
+        a = [self.as_list(x, scope) if self.type_of(x) == "list" else self.expr(x, scope) for x in args]
+        grid = self._grid_call(name, node, a)
+        if grid is not None:
+            return grid
+        one = {"top": "TOP", "bottom": "BOTTOM", "at": "AT", "abs": "ABS", "roll": "ROLL"}
+        if name in one and len(a) == 1:
+            return f"{one[name]}(C, {a[0]})"
+        if name in ("size", "empty") and len(a) == 1:
+            size = f"ZSIZE(C, {a[0]})" if self.type_of(args[0]) == "zone" else f"LEN({a[0]})"
+            return size if name == "size" else f"((int64_t)({size} == 0))"
+        if name in ("first", "last") and len(a) == 1:
+            return f"{name.upper()}OF(C, {self._listed(args[0], scope)})"
+        if name == "list" and len(a) == 1:
+            return f"COPYLIST(C, {self._listed(args[0], scope)})"
+        if name in ("sum", "any", "all") and len(a) == 1:
+            return f"{name.upper()}OF(C, {a[0]})"
+        if name in ("min", "max"):
+            if len(a) == 1 and self.type_of(args[0]) == "list":
+                return f"{name.upper()}OF(C, {a[0]})"
+            op = "<" if name == "min" else ">"
+            out = a[0]
+            for other in a[1:]:
+                x, y = self.fresh("x"), self.fresh("y")
+                out = f"({{ int64_t {x} = {out}; int64_t {y} = {other}; {y} {op} {x} ? {y} : {x}; }})"
+            return out
+        if name == "range" and len(a) == 2:
+            return f"RANGE(C, {a[0]}, {a[1]})"
+        if name in ("next_player", "previous_player") and len(a) in (1, 2):
+            steps = a[1] if len(a) == 2 else "1LL"
+            op = "ADD" if name == "next_player" else "SUB"
+            return f"FMOD(C, {op}(C, {a[0]}, {steps}), NP)"
+        raise Unsupported(f"the function {name}", node.pos)
+
+    def _listed(self, node, scope) -> str:
+        return f"ZLIST(C, {self.expr(node, scope)})" if self.type_of(node) == "zone" else self.as_list(node, scope)
+
+    def _grid_call(self, name, node, a):
+        grids = [z for z, g in enumerate(self.game.zone_grid) if g is not None]
+        if name not in ("cells", "rows", "columns", "cell_at", "row", "column"):
+            return None
+        if name in ("row", "column"):
+            table = "CELL_ROW" if name == "row" else "CELL_COLUMN"
+            return f"({table}[CK(C, {a[0]}, NCELL)] + 1)"
+        if len(grids) != 1 or not isinstance(node.args[0], ast.Name):
+            raise Unsupported(f"{name}() where the game has other than one grid", node.pos)
+        zone = grids[0]
+        first, rows, columns = self.game.zone_grid[zone]
+        check = f"(({a[0]}) == {zone} ? 0 : (fail(C, E_index, {a[0]}, 0), 0))"
+        if name == "cells":
+            return f"({check}, RANGE(C, {first}, {first + rows * columns}))"
+        if name == "cell_at":
+            r, c = self.fresh("r"), self.fresh("c")
+            return (f"({{ {check}; int64_t {r} = {a[1]}; int64_t {c} = {a[2]}; "
+                    f"(1 <= {r} && {r} <= {rows} && 1 <= {c} && {c} <= {columns}) ? "
+                    f"{first} + ({r} - 1) * {columns} + {c} - 1 : -1; }})")
+        outer, inner = (rows, columns) if name == "rows" else (columns, rows)
+        item = (f"{first} + o_ * {columns} + i_" if name == "rows" else f"{first} + i_ * {columns} + o_")
+        return (f"({{ {check}; int64_t h_ = NEWLIST(C, {outer}); for (int64_t o_ = 0; o_ < {outer}; o_++) {{ "
+                f"int64_t l_ = NEWLIST(C, {inner}); for (int64_t i_ = 0; i_ < {inner}; i_++) ITEM(l_, i_) = {item}; "
+                f"ITEM(h_, o_) = l_; }} h_; }})")
+
+    def define(self, node, scope) -> str:
+        """A definition expanded in place, its parameters bound once to the arguments' values."""
+        name = self.symbols[node][1]
+        if self.expanding.count(name) > 0 or len(self.expanding) > 32:
+            raise Unsupported(f"the recursive definition {name}", node.pos)
+        define = self.rs.defines[name]
+        args = getattr(node, "args", ())
+        temps = [self.fresh("d") for _ in args]
+        binds = "".join(f"int64_t {t} = {self.expr(arg, scope)}; " for t, arg in zip(temps, args))
+        self.expanding.append(name)
+        try:
+            body = self.expr(define.body, Scope(dict(zip(define.params, temps))))
+        finally:
+            self.expanding.pop()
+        return f"({{ {binds}{body}; }})"

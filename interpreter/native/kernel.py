@@ -1,0 +1,240 @@
+"""Building a game's kernel (C through cffi, cached on disk) and running it.
+
+:func:`kernel_for` gives a :class:`Kernel`, or raises :class:`NativeUnavailable` with the reason
+(cffi or a C compiler missing, or a construct not translated yet, with its place).  The C source
+is a function of the effective ruleset (its typed IR and layout, see :mod:`.emit`), so its SHA-256
+keys the compiled module in the user's cache folder: a second build of the same game is an import.
+"""
+from __future__ import annotations
+
+import glob
+import hashlib
+import importlib.util
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from dsl import cache
+from dsl.errors import RulesRuntimeError
+
+from ..runtime.limits import MAX_STEPS
+from ..runtime.state import State
+from .emit import Emitter, struct_text
+from .expressions import Unsupported
+from .prelude import ERRORS
+
+_LOADED: dict = {}  # SHA-256 of a source -> its compiled module
+
+
+class NativeUnavailable(Exception):
+    """Why a game runs in Python: no cffi or compiler, or a construct the kernel lacks."""
+
+
+def kernel_folder() -> Path:
+    """Where compiled kernels are kept: ``native/`` in the user's cache folder (a temporary folder
+    when the cache is off)."""
+    folder = cache.cache_folder()
+    base = Path(folder) / "native" if folder is not None else Path(tempfile.gettempdir()) / "rulebook-native"
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def kernel_for(game) -> "Kernel":
+    """The native kernel of a loaded game, built (or found in the cache) now."""
+    kernel = getattr(game, "_native_kernel", None)
+    if kernel is not None:
+        return kernel
+    try:
+        import cffi
+    except ImportError:
+        raise NativeUnavailable("the native extra is not installed (pip install 'rulebook[native]')") from None
+    emitter = Emitter(game)
+    try:
+        source = emitter.source()
+    except Unsupported as exc:
+        where = f" at {exc.where.file}:{exc.where.line}" if exc.where is not None else ""
+        raise NativeUnavailable(f"native: {exc.what}{where} not supported yet; using Python") from None
+    started = time.perf_counter()
+    module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars),
+                                                        len(emitter.tables.player_vars), emitter.max_params))
+    kernel = Kernel(game, module, emitter.tables, time.perf_counter() - started, cached)
+    game._native_kernel = kernel
+    return kernel
+
+
+def _compiled(cffi, source, struct):
+    key = hashlib.sha256(f"{cffi.__version__}\0{source}".encode()).hexdigest()[:24]
+    if key in _LOADED:
+        return _LOADED[key], True
+    name = f"_rulebook_kernel_{key}"
+    folder = kernel_folder()
+    found = glob.glob(str(folder / f"{name}.*.so")) + glob.glob(str(folder / f"{name}.*.pyd"))
+    cached = bool(found)
+    if not found:
+        ffi = cffi.FFI()
+        ffi.cdef(struct + "\nint64_t k_play(KS *s);\n"
+                 "int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, "
+                 "int64_t *totals, KS *work);")
+        ffi.set_source(name, source, extra_compile_args=["-O2", "-std=gnu11", "-fwrapv", "-w"])
+        with tempfile.TemporaryDirectory(dir=folder) as work:
+            try:
+                built = ffi.compile(tmpdir=work, verbose=False)
+            except Exception as exc:  # no compiler, or one that fails: the game runs in Python
+                raise NativeUnavailable(f"native: the C compiler failed ({type(exc).__name__}); using Python") from None
+            final = folder / Path(built).name
+            os.replace(built, final)
+            found = [str(final)]
+    spec = importlib.util.spec_from_file_location(name, found[0])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _LOADED[key] = module
+    return module, cached
+
+
+class Kernel:
+    """A game's compiled kernel: plays whole games from the start with a uniform random policy."""
+
+    def __init__(self, game, module, tables, build_seconds, cached):
+        self.game = game
+        self.ffi = module.ffi
+        self.lib = module.lib
+        self.tables = tables
+        self.build_seconds = build_seconds
+        self.cached = cached
+        self._start = self._initial()
+
+    def _initial(self):
+        """The state before setup, as the kernel's arrays (``Game.new_initial_state`` before ``setup``)."""
+        game, ks = self.game, self.ffi.new("KS *")
+        for z, cards in enumerate(game.initial_zones):
+            ks.zlen[z] = len(cards)
+            for i, c in enumerate(cards):
+                ks.zitems[z][i] = c
+        for c in range(game.num_components):
+            ks.loc[c] = game.initial_loc[c]
+            ks.cell_of[c] = -1
+            ks.known[c] = game.all_seats
+        for cell in range(len(game.cell_zone)):
+            ks.cells[cell] = -1
+        for m, name in enumerate(game.mark_names):
+            for c, value in enumerate(game.initial_marks[name]):
+                ks.marks[m][c] = value
+        rs = game.ruleset
+        for i, name in enumerate(self.tables.vars):
+            ks.vars[i] = self._encode(rs.vars[name].initial)
+        for i, name in enumerate(self.tables.player_vars):
+            for p in range(game.num_players):
+                ks.pvars[i][p] = self._encode(rs.player_vars[name].initial)
+        ks.decider = -1
+        ks.end_reason = -1
+        return ks
+
+    def _encode(self, value) -> int:
+        if value is None:
+            return -1
+        if isinstance(value, str):
+            return self.tables.text(value)
+        return int(value)
+
+    def play(self, seed: int, policy_seed: int):
+        """One game from seed ``seed`` with every seat uniformly random (the policy's own splitmix
+        stream from ``policy_seed``): ``(actions, state)``, each action ``(option index, values)``,
+        the state a finished :class:`State`.  A rule that fails raises its RulesRuntimeError."""
+        ks = self.ffi.new("KS *")
+        self.ffi.memmove(ks, self._start, self.ffi.sizeof("KS"))
+        ks.rng = seed & ((1 << 64) - 1)
+        ks.policy_rng = policy_seed & ((1 << 64) - 1)
+        if self.lib.k_play(ks):
+            raise self.error(ks)
+        return self.actions(ks), self.state(ks)
+
+    def play_many(self, count: int, seed: int = 0, policy_seed: int = 0) -> list:
+        """``count`` games from seeds ``seed``, ``seed + 1``, ...: the sums of each seat's returns."""
+        totals = self.ffi.new("int64_t[]", self.game.num_players)
+        work = self.ffi.new("KS *")
+        done = self.lib.k_play_many(self._start, count, seed, policy_seed, totals, work)
+        if done < count:
+            raise self.error(work)
+        return list(totals)
+
+    def actions(self, ks) -> list:
+        """The actions the kernel took, each ``(option name, parameter values)``."""
+        out = []
+        for i in range(ks.n_log):
+            row = ks.log[i]
+            option = self.tables.options[row[0]]
+            out.append((option.name, tuple(row[1 + j] for j in range(len(option.params)))))
+        return out
+
+    def state(self, ks) -> State:
+        """The kernel's finished game as a :class:`State` (narration muted: none is kept)."""
+        game = self.game
+        s = State(game)
+        s.zones = [[ks.zitems[z][i] for i in range(ks.zlen[z])] for z in range(len(game.zone_names))]
+        s.loc = [ks.loc[c] for c in range(game.num_components)]
+        s.cell_of = [None if ks.cell_of[c] < 0 else ks.cell_of[c] for c in range(game.num_components)]
+        s.cells = [None if ks.cells[i] < 0 else ks.cells[i] for i in range(len(game.cell_zone))]
+        s.known = [ks.known[c] for c in range(game.num_components)]
+        s.blind_to = [ks.blind_to[z] for z in range(len(game.zone_names))]
+        s.marks = {name: [ks.marks[m][c] for c in range(game.num_components)]
+                   for m, name in enumerate(game.mark_names)}
+        rs = game.ruleset
+        s.vars = {name: self._decode(ks.vars[i], rs.vars[name].type.name) for i, name in enumerate(self.tables.vars)}
+        s.pvars = {name: [self._decode(ks.pvars[i][p], rs.player_vars[name].type.name) for p in range(game.num_players)]
+                   for i, name in enumerate(self.tables.player_vars)}
+        s.rng = int(ks.rng)
+        s.stack = []
+        s.moves = ks.n_log
+        s.end_reason = None if ks.end_reason < 0 else self.tables.texts[ks.end_reason]
+        s.finish()
+        return s
+
+    def _decode(self, value, type_name):
+        if type_name == "bool":
+            return bool(value)
+        if type_name == "str":
+            return self.tables.texts[value] if 0 <= value < len(self.tables.texts) else None
+        if type_name in ("player", "component", "cell", "zone") and value < 0:
+            return None
+        return int(value)
+
+    def error(self, ks) -> RulesRuntimeError:
+        """The RulesRuntimeError of a failure in the kernel, at the rule that failed, as Python says it."""
+        code, a, b = ks.err, ks.err_a, ks.err_b
+        where = self.tables.positions[ks.err_pos] if 0 <= ks.err_pos < len(self.tables.positions) else None
+        game = self.game
+        name = ERRORS[code - 1] if 1 <= code <= len(ERRORS) else "memory"
+        limits = "docs/language.md, Bounded execution"
+        texts = {
+            "overflow": ("a whole number went out of range: whole numbers lie within ±2^63",
+                         f"keep numbers small ({limits})"),
+            "index": ("an index is out of range", "check the values this statement uses"),
+            "division": ("division by zero", "check the values this statement uses"),
+            "top_empty": (f"top(): zone '{_name(game.zone_names, a)}' is empty", "check size(zone) > 0 first"),
+            "bottom_empty": (f"bottom(): zone '{_name(game.zone_names, a)}' is empty", "check size(zone) > 0 first"),
+            "last_empty": ("last(): the list is empty", None),
+            "first_empty": ("first(): the list is empty", None),
+            "cell_taken": (f"cell {game.cell_text(a) if 0 <= a < len(game.cell_zone) else a} is taken by "
+                           f"{_name(game.names, b)}", "check at(cell) == none first"),
+            "steps": (f"the rules ran {MAX_STEPS} steps without asking anyone for a decision",
+                      "a loop here never ends: check that its condition becomes false, or add a 'break'"),
+            "no_option": (f"{_name(game.player_names, a)} must decide here but has no legal option",
+                          "add an option that is always possible (such as a pass), or 'if_none: skip'"),
+            "range": ("range(): more than 10000 numbers", None),
+            "place_none": ("place(): the component or the cell is none", None),
+            "grid_needs_cell": (f"zone '{_name(game.zone_names, a)}' is a grid: components go onto a cell",
+                                "use place(component, cell)"),
+            "list_long": ("a list grew past 100,000 items", limits),
+            "iterations": ("one statement ran more than 1,000,000 comprehension iterations",
+                           f"iterate over fewer items, or split the work over several statements ({limits})"),
+            "repeat": (f"repeat {a}: a repeat count is at most 1,000,000", limits),
+            "die": (f"roll({a}): a die has 1 to 1000000 sides", None),
+        }
+        message, hint = texts.get(name, ("the native kernel ran out of its memory for this game",
+                                         "run it with --engine python"))
+        return RulesRuntimeError(message, where, hint)
+
+
+def _name(names, i) -> str:
+    return names[i] if 0 <= i < len(names) else str(i)
