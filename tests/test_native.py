@@ -15,7 +15,7 @@ require_program("gcc")
 from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
 from interpreter.native.reference import comparable, play_python  # noqa: E402
 
-COVERED = ["tic-tac-toe", "connect-four"]
+COVERED = ["tic-tac-toe", "connect-four", "kuhn-poker", "leduc-poker"]
 
 
 def _same_games(name, seeds) -> None:

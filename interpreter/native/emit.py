@@ -61,7 +61,9 @@ class Emitter:
         self.rs = game.ruleset
         self.tables = Tables(game)
         self.x = Expressions(self.rs, game, self.tables)
-        self.locals: dict = {}  # ruleset local -> C variable, for the flow (one frame)
+        self.locals: dict = {}  # ruleset local -> C variable, in the frame being compiled
+        self.declared: list = []  # every C variable of locals, declared at the top of its function
+        self.calls: list = []  # (procedure, label of its end) being inlined
         self.loops: list = []  # (label of continue, label of break)
         self.procs: list = []
         self.max_params = max([len(o.params) for s in ir.walk(self.rs.flow) if isinstance(s, ir.Choose)
@@ -84,22 +86,23 @@ class Emitter:
                 raise Unsupported(f"the mark '{mark}' that is no whole number on every component", None)
         self.deciding = False
         setup = self.block(rs.setup, Scope())
+        setup_locals = self._decls()
         self.deciding = True
-        self.locals = {}
         flow = self.block(rs.flow, Scope())
+        flow_locals = self._decls()
         score = "0"  # Game.score without a 'score'
         if rs.score is not None:
             self.x.check_scalar(rs.score)
             score = self.x.expr(rs.score, Scope({"player": "player"}))
-        declared = "".join(f"int64_t {c} = 0; (void){c};\n" for c in self.locals.values())
-        body = (f"static void setup(Ctx *C) {{\n{self._decls(setup)}{setup}}}\n"
-                f"static void flow(Ctx *C) {{\n{declared}{flow}}}\n"
+        body = (f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
+                f"static void flow(Ctx *C) {{\n{flow_locals}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         return self.header() + PRELUDE + body + ENTRY
 
-    def _decls(self, _code) -> str:
-        found = "".join(f"int64_t {c} = 0; (void){c};\n" for c in self.locals.values())
-        self.locals = {}
+    def _decls(self) -> str:
+        """The declarations of the C variables of the function just compiled."""
+        found = "".join(f"int64_t {c} = 0; (void){c};\n" for c in self.declared)
+        self.locals, self.declared = {}, []
         return found
 
     def header(self) -> str:
@@ -127,7 +130,8 @@ class Emitter:
     # ---- statements ----------------------------------------------------------------------------
     def local(self, name) -> str:
         if name not in self.locals:
-            self.locals[name] = f"L{len(self.locals)}"
+            self.locals[name] = f"L{len(self.declared)}"
+            self.declared.append(self.locals[name])
         return self.locals[name]
 
     def block(self, stmts, scope) -> str:
@@ -319,7 +323,29 @@ class Emitter:
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
 
     def _s_callproc(self, stmt, scope) -> str:
-        raise Unsupported("procedure calls", stmt.position)
+        """A call compiled in place: the arguments' values, then the body in a frame of its own."""
+        proc = self.rs.procedures[stmt.proc]
+        if stmt.then is not None or any(c[0] is proc for c in self.calls) or len(self.calls) > 16:
+            raise Unsupported("a recursive procedure, or one whose value is used", stmt.position)
+        sc = self._scope(scope)
+        temps = [self.x.fresh("a") for _ in stmt.args]
+        values = "".join(f"int64_t {t} = {self.x.expr(a, sc)};\n" for t, a in zip(temps, stmt.args))
+        saved, self.locals = self.locals, {}
+        label = self.x.fresh("ret")
+        self.calls.append((proc, label))
+        loops, self.loops = self.loops, []
+        try:
+            binds = "".join(f"{self.local(name)} = {t};\n" for name, t in zip(proc.params, temps))
+            body = self.block(proc.body, Scope())
+        finally:
+            self.calls.pop()
+            self.locals, self.loops = saved, loops
+        return f"{{ {values}{binds}{body}{label}: ; }}\n"
+
+    def _s_return(self, stmt, scope) -> str:
+        if stmt.value is not None or not self.calls:
+            raise Unsupported("a return with a value, or outside a procedure", stmt.position)
+        return f"goto {self.calls[-1][1]};\n"
 
 
 def _table(name, values) -> str:

@@ -92,6 +92,10 @@ class Expressions:
             return f"({int(value)}LL)"
         if isinstance(value, str):
             return f"({self.tables.text(value)}LL)"
+        if isinstance(value, list) and all(type(v) is int and INT_MIN < v <= INT_MAX for v in value):
+            h = self.fresh("h")
+            stores = "".join(f"ITEM({h}, {i}) = {v}LL; " for i, v in enumerate(value))
+            return f"({{ int64_t {h} = NEWLIST(C, {len(value)}); {stores}{h}; }})"
         raise Unsupported(f"a literal of type {type(value).__name__}", node.pos)
 
     def _x_name(self, node, scope) -> str:
