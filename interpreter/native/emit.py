@@ -360,13 +360,14 @@ def struct_text(game, nvars, npvars, max_params) -> str:
             f"int64_t marks[{max(len(game.mark_names), 1)}][{nc}]; int64_t vars[{max(nvars, 1)}]; "
             f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; uint64_t rng; uint64_t policy_rng; "
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; "
-            f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t n_log; "
+            f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
             f"int64_t returns[{game.num_players}]; }} KS;")
 
 
 ENTRY = r"""
-/* play the game in s (a state before setup) to its end; 0 when it ended, 1 on an error (s->err) */
+/* play the game in s (a state before setup) to its end: 0 when it ended, 1 on an error (s->err),
+   2 when it reached s->cap decisions (cut off, not scored) */
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
@@ -380,7 +381,7 @@ int64_t k_play(KS *s) {
         C->steps = 0;
         flow(C);
     }
-    if (r == 1) { free(C->arena); return 1; }
+    if (r == 1 || r == 3) { free(C->arena); return r == 1 ? 1 : 2; }
     s->over = 1; s->decider = -1;
     r = setjmp(C->jb);
     if (r != 0) { free(C->arena); return 1; }
@@ -395,7 +396,7 @@ int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0
         memcpy(work, start, offsetof(KS, n_log));
         work->rng = seed0 + (uint64_t)i;
         work->policy_rng = policy0 + (uint64_t)i;
-        if (k_play(work)) return i;
+        if (k_play(work)) return i;  /* an error, or a game cut off */
         for (int64_t p = 0; p < NP; p++) totals[p] += work->returns[p];
     }
     return n;

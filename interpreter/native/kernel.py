@@ -20,7 +20,7 @@ from dsl.errors import RulesRuntimeError
 
 from ..runtime.limits import MAX_STEPS
 from ..runtime.state import State
-from .emit import Emitter, struct_text
+from .emit import MAXLOG, Emitter, struct_text
 from .expressions import Unsupported
 from .prelude import ERRORS
 
@@ -128,6 +128,7 @@ class Kernel:
                 ks.pvars[i][p] = self._encode(rs.player_vars[name].initial)
         ks.decider = -1
         ks.end_reason = -1
+        ks.cap = MAXLOG
         return ks
 
     def _encode(self, value) -> int:
@@ -137,17 +138,20 @@ class Kernel:
             return self.tables.text(value)
         return int(value)
 
-    def play(self, seed: int, policy_seed: int):
+    def play(self, seed: int, policy_seed: int, max_decisions: int = MAXLOG):
         """One game from seed ``seed`` with every seat uniformly random (the policy's own splitmix
-        stream from ``policy_seed``): ``(actions, state)``, each action ``(option index, values)``,
-        the state a finished :class:`State`.  A rule that fails raises its RulesRuntimeError."""
+        stream from ``policy_seed``): ``(actions, state)``, each action ``(option name, values)``,
+        the state a finished :class:`State`, or None when the game reached ``max_decisions`` (at
+        most MAXLOG) unfinished.  A rule that fails raises its RulesRuntimeError."""
         ks = self.ffi.new("KS *")
         self.ffi.memmove(ks, self._start, self.ffi.sizeof("KS"))
         ks.rng = seed & ((1 << 64) - 1)
         ks.policy_rng = policy_seed & ((1 << 64) - 1)
-        if self.lib.k_play(ks):
+        ks.cap = max(0, min(max_decisions, MAXLOG))
+        outcome = self.lib.k_play(ks)
+        if outcome == 1:
             raise self.error(ks)
-        return self.actions(ks), self.state(ks)
+        return self.actions(ks), self.state(ks) if outcome == 0 else None
 
     def play_many(self, count: int, seed: int = 0, policy_seed: int = 0) -> list:
         """``count`` games from seeds ``seed``, ``seed + 1``, ...: the sums of each seat's returns."""
@@ -155,7 +159,10 @@ class Kernel:
         work = self.ffi.new("KS *")
         done = self.lib.k_play_many(self._start, count, seed, policy_seed, totals, work)
         if done < count:
-            raise self.error(work)
+            if work.err:
+                raise self.error(work)
+            raise RulesRuntimeError(f"game {seed + done} went past {MAXLOG} decisions in the native kernel",
+                                    hint="run it with --engine python")
         return list(totals)
 
     def actions(self, ks) -> list:

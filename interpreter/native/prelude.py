@@ -251,7 +251,7 @@ static int64_t PICK(Ctx *C) {
     KS *s = C->s;
     s->policy_rng += GAMMA;
     int64_t i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
-    if (s->n_log >= MAXLOG) fail(C, E_memory, 0, 0);
+    if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
     memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));
     s->n_log += 1;
     s->moves += 1;
