@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Whole random games per second in the native kernel (interpreter/native/), in the Python engine and
+in OpenSpiel's C++ games driven from Python, and the time to build each kernel, cold and cached.
+
+    nice -n 10 python benchmarks/native.py                    # the classics the kernel covers, 1 s each
+    nice -n 10 python benchmarks/native.py --seconds 3 tic-tac-toe
+
+Needs the native extra (pip install -e '.[native]') and a C compiler; the OpenSpiel column needs the
+openspiel extra.  Every side plays uniformly random moves in one process on one core: the kernel
+whole games in C (``Kernel.play_many``: the states stay in C, only the sums of returns come back),
+the Python engine the kernel's own policy (``interpreter.native.reference.play_python``), OpenSpiel
+``state.apply_action(random.choice(state.legal_actions()))`` with chance sampled.  "cold" builds in
+an empty cache folder (generate C, compile, import); "cached" is ``kernel_for`` in a new process
+whose cache holds the kernel.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="rulebook-native-bench-")  # cold builds
+
+from interpreter import load_game  # noqa: E402
+from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
+from interpreter.native.reference import play_python  # noqa: E402
+
+OPENSPIEL = {"tic-tac-toe": ("tic_tac_toe", {}), "connect-four": ("connect_four", {}),
+             "kuhn-poker": ("kuhn_poker", {"players": 2}), "leduc-poker": ("leduc_poker", {"players": 2})}
+CACHED = ("import sys, time; sys.path.insert(0, {root!r}); from interpreter import load_game; "
+          "from interpreter.native import kernel_for; g = load_game({name!r}); t = time.perf_counter(); "
+          "k = kernel_for(g); print(time.perf_counter() - t, k.cached)")
+
+
+def kernel_rate(kernel, seconds: float) -> float:
+    games, batch, start = 0, 1000, time.process_time()
+    while time.process_time() - start < seconds:
+        kernel.play_many(batch, seed=games, policy_seed=games * 31 + 7)
+        games += batch
+    return games / (time.process_time() - start)
+
+
+def python_rate(game, seconds: float) -> float:
+    games, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        play_python(game, games, games * 31 + 7)
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def openspiel_rate(name: str, seconds: float):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game, params = OPENSPIEL[name]
+    game = pyspiel.load_game(game, params)
+    games, rng, start = 0, random.Random(0), time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def cached_build(name: str) -> float:
+    out = subprocess.run([sys.executable, "-c", CACHED.format(root=str(ROOT), name=name)], check=True,
+                         capture_output=True, text=True, env=os.environ).stdout.split()
+    assert out[1] == "True", out
+    return float(out[0])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rulesets", nargs="*", default=list(OPENSPIEL))
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement (default 1)")
+    args = parser.parse_args()
+    print(f"{'ruleset':14} {'kernel g/s':>11} {'python g/s':>11} {'ratio':>7} {'openspiel g/s':>14} "
+          f"{'kernel/os':>9} {'cold s':>7} {'cached s':>9}")
+    for name in args.rulesets:
+        game = load_game(name)
+        start = time.perf_counter()
+        try:
+            kernel = kernel_for(game)
+        except NativeUnavailable as exc:
+            print(f"{name:14} {exc}")
+            continue
+        cold = time.perf_counter() - start
+        native, python = kernel_rate(kernel, args.seconds), python_rate(game, args.seconds)
+        theirs = openspiel_rate(name, args.seconds) if name in OPENSPIEL else None
+        versus = f"{native / theirs:9.2f}" if theirs else f"{'-':>9}"
+        print(f"{name:14} {native:11.0f} {python:11.1f} {native / python:7.0f} "
+              f"{(f'{theirs:.0f}' if theirs else '-'):>14} {versus} {cold:7.2f} {cached_build(name):9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
