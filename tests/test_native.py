@@ -3,9 +3,12 @@ Python engine are the same games; what it does not cover falls back with the rea
 is the same located error."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from dsl.errors import RulesRuntimeError
+from interpreter.cli import main
 from interpreter.game import load_game
 from tests.conftest import require_extra, require_program
 
@@ -15,11 +18,12 @@ require_program("gcc")
 from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
 from interpreter.native.reference import comparable, play_python  # noqa: E402
 
-COVERED = ["tic-tac-toe", "connect-four", "kuhn-poker", "leduc-poker"]
+COVERED = [("tic-tac-toe", None), ("connect-four", None), ("kuhn-poker", None), ("leduc-poker", None),
+           ("goofspiel", None), ("goofspiel", {"points_order": "random", "num_cards": 6})]
 
 
-def _same_games(name, seeds) -> None:
-    game = load_game(name)
+def _same_games(name, params, seeds) -> None:
+    game = load_game(name, params=params)
     kernel = kernel_for(game)
     for seed in seeds:
         policy = seed * 7919 + 3
@@ -30,15 +34,15 @@ def _same_games(name, seeds) -> None:
         assert native_state.returns() == python_state.returns(), (name, seed)
 
 
-@pytest.mark.parametrize("name", COVERED)
-def test_kernel_plays_the_games_python_plays(name):
-    _same_games(name, range(150))
+@pytest.mark.parametrize("name, params", COVERED)
+def test_kernel_plays_the_games_python_plays(name, params):
+    _same_games(name, params, range(100))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", COVERED)
-def test_kernel_plays_the_games_python_plays_many(name):
-    _same_games(name, range(1000, 4000))
+@pytest.mark.parametrize("name, params", COVERED)
+def test_kernel_plays_the_games_python_plays_many(name, params):
+    _same_games(name, params, range(1000, 4000))
 
 
 def test_many_games_sum_the_returns_of_single_games():
@@ -49,12 +53,43 @@ def test_many_games_sum_the_returns_of_single_games():
     assert any(any(r) for r in singles)  # somebody won some of them
 
 
-def test_unsupported_construct_falls_back_with_its_place():
+TRIGGERED = """
+game: {name: Triggered, players: 2}
+components:
+  token:
+    in: pool
+    table:
+      - {count: 2}
+zones:
+  pool: {visibility: all}
+  taken: {visibility: all}
+triggers:
+  - name: count what is taken
+    on: enter(taken)
+    effects: ["end_game()"]
+flow:
+  - choose:
+      options:
+        take:
+          effects: ["move(top(pool), taken)"]
+"""
+
+
+def test_unsupported_construct_falls_back_with_its_place(tmp_path):
+    path = tmp_path / "triggered.yaml"
     with pytest.raises(NativeUnavailable) as caught:
-        kernel_for(load_game("goofspiel"))
-    text = str(caught.value)
-    assert text.startswith("native: the statement Simultaneous at ")
-    assert "goofspiel.yaml:" in text and text.endswith("not supported yet; using Python")
+        kernel_for(load_game(path, text=TRIGGERED))
+    assert str(caught.value) == f"native: zone triggers at {path}:12 not supported yet; using Python"
+
+
+def test_simulate_says_which_engine_ran(capsys):
+    assert main(["simulate", "tic-tac-toe", "-n", "30", "--seats", "random,random", "--engine", "native",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "native" and result["finished"] == 30 and sum(result["wins"]) >= 20
+    assert main(["simulate", "tic-tac-toe", "-n", "2", "--engine", "native"]) == 0  # flat seats: Python
+    captured = capsys.readouterr()
+    assert "engine: python (native: only random seats run in the kernel so far, not flat)" in captured.err
 
 
 def test_a_second_build_comes_from_the_cache():

@@ -260,6 +260,8 @@ class Emitter:
             self.loops.pop()
         return (f"{{ {head} {{ STEP(C); {var} = ITEM({h}, {i});\n{body}{label}_next: ; }}\n{label}_end: ; }}\n")
 
+    _s_simultaneous = _s_for  # each player decides in turn, as the Python engine runs it
+
     def _s_break(self, stmt, scope) -> str:
         return f"goto {self.loops[-1]}_end;\n"
 
