@@ -18,12 +18,14 @@ require_program("gcc")
 from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
 from interpreter.native.reference import comparable, play_python  # noqa: E402
 
-COVERED = [("tic-tac-toe", None), ("connect-four", None), ("kuhn-poker", None), ("leduc-poker", None),
-           ("goofspiel", None), ("goofspiel", {"points_order": "random", "num_cards": 6})]
+COVERED = [("tic-tac-toe", None, None), ("connect-four", None, None), ("kuhn-poker", None, None),
+           ("leduc-poker", None, None), ("leduc-poker", {"raises_per_round": 4}, None), ("liars-dice", None, None),
+           ("liars-dice", {"dice_per_player": 3}, None), ("goofspiel", None, None),
+           ("goofspiel", {"points_order": "random", "num_cards": 6}, None), ("pig", None, 3)]
 
 
-def _same_games(name, params, seeds) -> None:
-    game = load_game(name, params=params)
+def _same_games(name, params, players, seeds) -> None:
+    game = load_game(name, params=params, players=players)
     kernel = kernel_for(game)
     for seed in seeds:
         policy = seed * 7919 + 3
@@ -34,15 +36,15 @@ def _same_games(name, params, seeds) -> None:
         assert native_state.returns() == python_state.returns(), (name, seed)
 
 
-@pytest.mark.parametrize("name, params", COVERED)
-def test_kernel_plays_the_games_python_plays(name, params):
-    _same_games(name, params, range(100))
+@pytest.mark.parametrize("name, params, players", COVERED)
+def test_kernel_plays_the_games_python_plays(name, params, players):
+    _same_games(name, params, players, range(60))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, params", COVERED)
-def test_kernel_plays_the_games_python_plays_many(name, params):
-    _same_games(name, params, range(1000, 4000))
+@pytest.mark.parametrize("name, params, players", COVERED)
+def test_kernel_plays_the_games_python_plays_many(name, params, players):
+    _same_games(name, params, players, range(1000, 3000))
 
 
 def test_many_games_sum_the_returns_of_single_games():

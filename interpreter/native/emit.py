@@ -14,6 +14,7 @@ from .prelude import ERRORS, PRELUDE
 
 MAXLOG = 4096  # the actions of one game the kernel records
 MAXCAND = 4096  # the legal actions of one decision
+LCAP = 64  # the items a list variable holds in the kernel (more: a located error that says to use Python)
 
 
 class Tables:
@@ -33,17 +34,26 @@ class Tables:
             self.texts.append(value)
         return self.texts.index(value)
 
-    def var(self, name, where) -> int:
-        self._scalar(self.game.ruleset.vars[name], where)
-        return self.vars.index(name)
+    def var(self, name, where) -> tuple:
+        """``(storage, is_list)``: the C place of a variable, a number or a list's buffer."""
+        is_list = self._kind(self.game.ruleset.vars[name], where)
+        return f"C->s->{'lvars' if is_list else 'vars'}[{self.vars.index(name)}]", is_list
 
-    def player_var(self, name, where) -> int:
-        self._scalar(self.game.ruleset.player_vars[name], where)
-        return self.player_vars.index(name)
+    def player_var(self, name, player, where) -> tuple:
+        """``(storage, is_list)`` of a player variable of the seat ``player`` (a C expression)."""
+        is_list = self._kind(self.game.ruleset.player_vars[name], where)
+        field = "lpvars" if is_list else "pvars"
+        return f"C->s->{field}[{self.player_vars.index(name)}][CK(C, {player}, NP)]", is_list
 
-    def _scalar(self, variable, where) -> None:
-        if variable.type.name not in SCALARS:
-            raise Unsupported(f"the variable '{variable.name}' of type {variable.type.name}", where)
+    @staticmethod
+    def _kind(variable, where) -> bool:
+        """Whether a variable holds a list (of numbers, seats, components, ...)."""
+        type_ = variable.type
+        if type_.name in SCALARS:
+            return False
+        if type_.name == "list" and type_.arg is not None and type_.arg.name in SCALARS:
+            return True
+        raise Unsupported(f"the variable '{variable.name}' of type {type_.name}", where)
 
     def attribute(self, name) -> str:
         if name not in self.attributes:
@@ -111,7 +121,7 @@ class Emitter:
         lines = [f"#define NC {nc}", f"#define NZ {nz}", f"#define NCELL {ncell}", f"#define NP {game.num_players}",
                  f"#define NMARK {len(game.mark_names)}", f"#define HAS_GRIDS {int(game.has_grids)}",
                  f"#define ALL_SEATS {game.all_seats}LL", f"#define MAXLOG {MAXLOG}", f"#define MAXCAND {MAXCAND}",
-                 f"#define MAXP {self.max_params}",
+                 f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
                  struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
         lines.append(_table("ZONE_MASK", game.zone_mask))
@@ -167,14 +177,25 @@ class Emitter:
 
     def _assign(self, node, scope) -> str:
         target = node.target
+        sc = self._scope(scope)
+        kind, name = self.rs.symbols.get(target, ("", ""))
+        if kind in ("var", "pvar"):
+            place, is_list = (self.tables.var(name, node.pos) if kind == "var" else
+                              self.tables.player_var(name, self.x.expr(target.obj, sc), node.pos))
+            if is_list:
+                value = self.x.as_list(node.value, sc)
+                if node.op == "+=":
+                    value = f"CONCAT(C, VLIST(C, {place}), {value})"
+                elif node.op != "=":
+                    raise Unsupported(f"the assignment {node.op} to a list", node.pos)
+                return f"STORELIST(C, {place}, {value});\n"
         if self.x.type_of(node.value) not in SCALARS:
             raise Unsupported("assigning a value of no simple type", node.pos)
-        value = self.x.expr(node.value, self._scope(scope))
-        if isinstance(target, ast.Name):
-            kind, name = self.rs.symbols[target]
-            place = self.local(name) if kind == "local" else self.x.expr(target, self._scope(scope))
-        elif isinstance(target, ast.Attr) and self.rs.symbols[target][0] in ("mark", "pvar"):
-            place = self.x.expr(target, self._scope(scope))
+        value = self.x.expr(node.value, sc)
+        if kind == "local":
+            place = self.local(name)
+        elif kind in ("var", "mark", "pvar"):
+            place = self.x.expr(target, sc)
         else:
             raise Unsupported("assigning to this target", node.pos)
         if node.op == "=":
@@ -360,7 +381,8 @@ def struct_text(game, nvars, npvars, max_params) -> str:
     return (f"typedef struct {{ int64_t zlen[{nz}]; int64_t zitems[{nz}][{nc}]; int64_t loc[{nc}]; "
             f"int64_t cell_of[{nc}]; int64_t known[{nc}]; int64_t cells[{ncell}]; int64_t blind_to[{nz}]; "
             f"int64_t marks[{max(len(game.mark_names), 1)}][{nc}]; int64_t vars[{max(nvars, 1)}]; "
-            f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; uint64_t rng; uint64_t policy_rng; "
+            f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; int64_t lvars[{max(nvars, 1)}][{LCAP + 1}]; "
+            f"int64_t lpvars[{max(npvars, 1)}][{game.num_players}][{LCAP + 1}]; uint64_t rng; uint64_t policy_rng; "
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; "
             f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "

@@ -107,7 +107,8 @@ class Expressions:
         if kind == "const":
             return self._x_literal(ast.Literal(node.pos, arg), scope)
         if kind == "var":
-            return f"C->s->vars[{self.tables.var(arg, node.pos)}]"
+            place, is_list = self.tables.var(arg, node.pos)
+            return f"VLIST(C, {place})" if is_list else place
         if kind == "zone":
             return f"({self.game.family_base[arg]}LL)"
         if kind == "define":
@@ -124,7 +125,8 @@ class Expressions:
         if kind == "mark":
             return f"C->s->marks[{self.game.mark_names.index(name)}][CK(C, {obj}, NC)]"
         if kind == "pvar":
-            return f"C->s->pvars[{self.tables.player_var(name, node.pos)}][CK(C, {obj}, NP)]"
+            place, is_list = self.tables.player_var(name, obj, node.pos)
+            return f"VLIST(C, {place})" if is_list else place
         if kind == "pzone":
             return f"({self.game.family_base[name]}LL + CK(C, {obj}, NP))"
         if kind == "cprop" and name == "zone":

@@ -20,7 +20,7 @@ from dsl.errors import RulesRuntimeError
 
 from ..runtime.limits import MAX_STEPS
 from ..runtime.state import State
-from .emit import MAXLOG, Emitter, struct_text
+from .emit import LCAP, MAXLOG, Emitter, struct_text
 from .expressions import Unsupported
 from .prelude import ERRORS
 
@@ -122,14 +122,26 @@ class Kernel:
                 ks.marks[m][c] = value
         rs = game.ruleset
         for i, name in enumerate(self.tables.vars):
-            ks.vars[i] = self._encode(rs.vars[name].initial)
+            self._store(ks.vars, ks.lvars, i, rs.vars[name].initial)
         for i, name in enumerate(self.tables.player_vars):
             for p in range(game.num_players):
-                ks.pvars[i][p] = self._encode(rs.player_vars[name].initial)
+                self._store(ks.pvars[i], ks.lpvars[i], p, rs.player_vars[name].initial)
         ks.decider = -1
         ks.end_reason = -1
         ks.cap = MAXLOG
         return ks
+
+    def _store(self, numbers, lists, i, value) -> None:
+        """Put a variable's value into the kernel: a number into ``numbers[i]``, a list into the
+        buffer ``lists[i]`` (its length first)."""
+        if isinstance(value, list):
+            if len(value) > LCAP:
+                raise NativeUnavailable(f"native: a list variable starts with more than {LCAP} items; using Python")
+            lists[i][0] = len(value)
+            for j, item in enumerate(value):
+                lists[i][1 + j] = self._encode(item)
+        else:
+            numbers[i] = self._encode(value)
 
     def _encode(self, value) -> int:
         if value is None:
@@ -187,15 +199,22 @@ class Kernel:
         s.marks = {name: [ks.marks[m][c] for c in range(game.num_components)]
                    for m, name in enumerate(game.mark_names)}
         rs = game.ruleset
-        s.vars = {name: self._decode(ks.vars[i], rs.vars[name].type.name) for i, name in enumerate(self.tables.vars)}
-        s.pvars = {name: [self._decode(ks.pvars[i][p], rs.player_vars[name].type.name) for p in range(game.num_players)]
-                   for i, name in enumerate(self.tables.player_vars)}
+        s.vars = {name: self._value(ks.vars[i], ks.lvars[i], rs.vars[name].type)
+                  for i, name in enumerate(self.tables.vars)}
+        s.pvars = {name: [self._value(ks.pvars[i][p], ks.lpvars[i][p], rs.player_vars[name].type)
+                          for p in range(game.num_players)] for i, name in enumerate(self.tables.player_vars)}
         s.rng = int(ks.rng)
         s.stack = []
         s.moves = ks.n_log
         s.end_reason = None if ks.end_reason < 0 else self.tables.texts[ks.end_reason]
         s.finish()
         return s
+
+    def _value(self, number, buffer, type_):
+        """A variable's value from the kernel: a number, or the list in its buffer."""
+        if type_.name == "list":
+            return [self._decode(buffer[1 + j], type_.arg.name) for j in range(buffer[0])]
+        return self._decode(number, type_.name)
 
     def _decode(self, value, type_name):
         if type_name == "bool":

@@ -136,6 +136,17 @@ static inline int64_t COPYLIST(Ctx *C, int64_t h) {
     memcpy(&ITEM(r, 0), &ITEM(h, 0), LEN(h) * sizeof(int64_t));
     return r;
 }
+/* a list variable: a buffer of LCAP items, [0] its length */
+static inline int64_t VLIST(Ctx *C, const int64_t *buffer) {
+    int64_t h = NEWLIST(C, buffer[0]);
+    memcpy(&ITEM(h, 0), &buffer[1], buffer[0] * sizeof(int64_t));
+    return h;
+}
+static inline void STORELIST(Ctx *C, int64_t *buffer, int64_t h) {
+    if (LEN(h) > LCAP) fail(C, E_memory, LEN(h), 0);
+    buffer[0] = LEN(h);
+    memcpy(&buffer[1], &ITEM(h, 0), LEN(h) * sizeof(int64_t));
+}
 static inline int64_t ROLL(Ctx *C, int64_t sides) {
     if (sides < 1 || sides > 1000000) fail(C, E_die, sides, 0);
     return random_below(C, sides) + 1;
