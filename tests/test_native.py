@@ -21,7 +21,9 @@ from interpreter.native.reference import comparable, play_python  # noqa: E402
 COVERED = [("tic-tac-toe", None, None), ("connect-four", None, None), ("kuhn-poker", None, None),
            ("leduc-poker", None, None), ("leduc-poker", {"raises_per_round": 4}, None), ("liars-dice", None, None),
            ("liars-dice", {"dice_per_player": 3}, None), ("goofspiel", None, None),
-           ("goofspiel", {"points_order": "random", "num_cards": 6}, None), ("pig", None, 3)]
+           ("goofspiel", {"points_order": "random", "num_cards": 6}, None), ("pig", None, 3),
+           ("gangster", None, 2), ("gangster", None, 4), ("gangster-cancel-all-ties", None, None)]
+SEED_GAMES = {"gangster", "gangster-cancel-all-ties"}  # longer games: fewer of them in CI
 
 
 def _same_games(name, params, players, seeds) -> None:
@@ -38,13 +40,13 @@ def _same_games(name, params, players, seeds) -> None:
 
 @pytest.mark.parametrize("name, params, players", COVERED)
 def test_kernel_plays_the_games_python_plays(name, params, players):
-    _same_games(name, params, players, range(60))
+    _same_games(name, params, players, range(15 if name in SEED_GAMES else 60))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, params, players", COVERED)
 def test_kernel_plays_the_games_python_plays_many(name, params, players):
-    _same_games(name, params, players, range(1000, 3000))
+    _same_games(name, params, players, range(1000, 1300 if name in SEED_GAMES else 3000))
 
 
 def test_many_games_sum_the_returns_of_single_games():

@@ -28,6 +28,7 @@ class Tables:
         self.attributes: list = []
         self.positions: list = []
         self.options: list = []  # every option of every decision, by the number the kernel logs
+        self.list_params: list = []  # per option, which of its parameters take lists
 
     def text(self, value) -> int:
         if value not in self.texts:
@@ -76,7 +77,8 @@ class Emitter:
         self.calls: list = []  # (procedure, label of its end) being inlined
         self.loops: list = []  # (label of continue, label of break)
         self.procs: list = []
-        self.max_params = max([len(o.params) for s in ir.walk(self.rs.flow) if isinstance(s, ir.Choose)
+        bodies = [self.rs.setup, self.rs.flow] + [p.body for p in self.rs.procedures.values()]
+        self.max_params = max([len(o.params) for body in bodies for s in ir.walk(body) if isinstance(s, ir.Choose)
                                for o in s.options] + [1])
         self.deciding = True
 
@@ -92,8 +94,8 @@ class Emitter:
             if family.holds is not None:
                 raise Unsupported("a zone's 'holds' condition", family.position)
         for mark, values in game.initial_marks.items():
-            if any(v is None or isinstance(v, bool) or not isinstance(v, int) for v in values):
-                raise Unsupported(f"the mark '{mark}' that is no whole number on every component", None)
+            if not (all(type(v) is int for v in values) or all(type(v) is bool for v in values)):
+                raise Unsupported(f"the mark '{mark}' that not every component has (or of mixed types)", None)
         self.deciding = False
         setup = self.block(rs.setup, Scope())
         setup_locals = self._decls()
@@ -132,6 +134,16 @@ class Emitter:
         lines.append(_table("CELL_ZONE", game.cell_zone or [0]))
         lines.append(_table("CELL_ROW", game.cell_row or [0]))
         lines.append(_table("CELL_COLUMN", game.cell_column or [0]))
+        grids = [game.zone_grid[z] for z in game.cell_zone] or [(0, 1, 1)]
+        lines.append(_table("CELL_FIRST", [g[0] for g in grids]))
+        lines.append(_table("CELL_ROWS", [g[1] for g in grids]))
+        lines.append(_table("CELL_COLUMNS", [g[2] for g in grids]))
+        for stem, table in (("ORTH", game.cell_neighbors), ("ALL", game.cell_all_neighbors)):
+            starts = [0]
+            for near in table:
+                starts.append(starts[-1] + len(near))
+            lines.append(_table(f"{stem}_START", starts))
+            lines.append(_table(f"{stem}_CELLS", [c for near in table for c in near] or [0]))
         for name in t.attributes:
             values = [t.text(v) if isinstance(v, str) else int(v) for v in game.attr_tables[name]]
             lines.append(_table(t.attribute(name), values or [0]))
@@ -189,8 +201,9 @@ class Emitter:
                 elif node.op != "=":
                     raise Unsupported(f"the assignment {node.op} to a list", node.pos)
                 return f"STORELIST(C, {place}, {value});\n"
-        if self.x.type_of(node.value) not in SCALARS:
-            raise Unsupported("assigning a value of no simple type", node.pos)
+        if kind == "local" and self.x.type_of(node.value) == "list" and node.op == "=":
+            return f"{self.local(name)} = {self.x.as_list(node.value, sc)};\n"
+        self.x.check_scalar(node.value)
         value = self.x.expr(node.value, sc)
         if kind == "local":
             place = self.local(name)
@@ -246,14 +259,27 @@ class Emitter:
 
     def _loop(self, head, body_stmts, scope, tail="") -> str:
         label = self.x.fresh("loop")
+        reset = "" if self._carries_lists(body_stmts) else "C->top = {mark}; "
         self.loops.append(label)
         try:
             body = self.block(body_stmts, scope)
         finally:
             self.loops.pop()
         mark = self.x.fresh("m")
-        return (f"{{ int64_t {mark} = C->top; {head} {{ C->top = {mark}; STEP(C);\n{body}{label}_next: ; {tail}}}\n"
+        reset = reset.format(mark=mark)
+        return (f"{{ int64_t {mark} = C->top; {head} {{ {reset}STEP(C);\n{body}{label}_next: ; {tail}}}\n"
                 f"{label}_end: ; }}\n")
+
+    def _carries_lists(self, stmts) -> bool:
+        """Whether a loop's body gives a list to a local bound before the loop: then the lists one
+        round makes must outlive it, and the arena is not reset at each round."""
+        for stmt in ir.walk(stmts):
+            node = getattr(stmt, "node", None)
+            name = node.name if isinstance(node, ast.Let) else \
+                node.target.id if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) else None
+            if name in self.locals and self.x.type_of(node.value) == "list":
+                return True
+        return False
 
     def _s_while(self, stmt, scope) -> str:
         if stmt.limit:
@@ -304,12 +330,17 @@ class Emitter:
         for option in stmt.options:
             numbers.append(len(self.tables.options))
             self.tables.options.append(option)
+            self.tables.list_params.append([self.x.type_of(d) == "list" and self.x.types[d].arg is not None
+                                            and self.x.types[d].arg.name == "list" for _, d in option.params])
             parts.append(self._enumerate(numbers[-1], option, sc))
         skip = "1" if stmt.if_none == "skip" else "0"
+        lists = any(self.x.type_of(d) == "list" and self.x.types[d].arg is not None and self.x.types[d].arg.name == "list"
+                    for o in stmt.options for _, d in o.params)
+        keep = "" if lists else f" C->top = {mark};"  # values that are lists live in the arena
         cases = "".join(f"case {i}: {{\n{self._bind(o)}{self.block(o.body, scope)}break; }}\n"
                         for i, o in zip(numbers, stmt.options))
         parts.append(f"if (C->s->cand_n == 0) {{ if (!{skip}) {{ C->pos = {where}; fail(C, E_no_option, {seat}, 0); }} }}\n"
-                     f"else {{ C->s->decider = {seat}; int64_t k_ = PICK(C); C->steps = 0; C->top = {mark};\n"
+                     f"else {{ C->s->decider = {seat}; int64_t k_ = PICK(C); C->steps = 0;{keep}\n"
                      f"int64_t chosen_[MAXP + 1]; memcpy(chosen_, C->s->cand[k_], sizeof(chosen_));\n"
                      f"C->s->decider = -1;\nswitch (chosen_[0]) {{\n{cases}}} }} }}\n")
         return "".join(parts)
@@ -327,7 +358,8 @@ class Emitter:
         for i, (name, domain) in enumerate(option.params):
             kind = self.x.type_of(domain)
             arg = self.x.types[domain].arg if kind == "list" else None
-            if kind not in ("list", "zone") or (kind == "list" and (arg is None or arg.name not in SCALARS)):
+            flat = arg is not None and arg.name == "list" and arg.arg is not None and arg.arg.name in SCALARS
+            if kind not in ("list", "zone") or (kind == "list" and not flat and (arg is None or arg.name not in SCALARS)):
                 raise Unsupported(f"the parameter '{name}' over a {kind}", option.position)
             element = "component" if kind == "zone" else arg.name
             levels.append((name, self.x.as_list(domain, scope.child(bound)), element))
@@ -337,7 +369,7 @@ class Emitter:
         for i in reversed(range(len(levels))):
             name, domain, element = levels[i]
             h, n, j, tried, nt = (self.x.fresh(s) for s in ("h", "n", "j", "tr", "nt"))
-            same = "SAME(C, {a}, {b})" if element == "component" else "({a} == {b})"
+            same = {"component": "SAME(C, {a}, {b})", "list": "LISTEQ(C, {a}, {b})"}.get(element, "({a} == {b})")
             dup = same.format(a=f"ITEM({tried}, q_)", b=f"{values}[{i}]")
             inner = (f"{{ int64_t {h} = {domain}; int64_t {n} = LEN({h}); int64_t {tried} = NEWLIST(C, {n}); "
                      f"int64_t {nt} = 0;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = ITEM({h}, {j});\n"

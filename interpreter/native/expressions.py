@@ -10,6 +10,7 @@ from dsl import ast
 from ..runtime.limits import INT_MAX, INT_MIN
 
 SCALARS = ("int", "bool", "str", "player", "component", "cell", "zone")
+NULLABLE = ("player", "component", "cell", "zone", "none")  # types whose none is -1 in the kernel
 
 
 class Unsupported(Exception):
@@ -57,9 +58,15 @@ class Expressions:
     def is_list(self, node) -> bool:
         return self.type_of(node) in ("list", "zone") and self.type_of(node) == "list"
 
+    def flat_list(self, node) -> bool:
+        """Whether a node is a list of numbers, seats, components, cells, ... (not of lists)."""
+        found = self.types.get(node)
+        return found is not None and found.name == "list" and (
+            (found.arg is not None and found.arg.name in SCALARS) or (isinstance(node, ast.ListLit) and not node.items))
+
     def check_scalar(self, node) -> None:
         name = self.type_of(node)
-        if name not in SCALARS:
+        if name not in SCALARS and name != "none":  # none: a seat, component or cell to be set later
             raise Unsupported(f"a value of type {name or 'unknown'}", node.pos)
 
     def as_list(self, node, scope) -> str:
@@ -69,6 +76,8 @@ class Expressions:
         if self.type_of(node) != "list":
             raise Unsupported(f"iterating over a {self.type_of(node)}", node.pos)
         arg = self.types[node].arg
+        if isinstance(node, ast.ListLit) and not node.items:
+            return "NEWLIST(C, 0)"
         if arg is None or arg.name not in SCALARS + ("list",):
             raise Unsupported("a list of values of no known type", node.pos)
         return self.expr(node, scope)
@@ -165,6 +174,9 @@ class Expressions:
             if self.type_of(node.right) == "zone":
                 return f"({negate}(C->s->loc[CK(C, {left}, NC)] == {self.expr(node.right, scope)}))"
             return f"({negate}CONTAINS(C, {self.as_list(node.right, scope)}, {left}))"
+        if node.op in ("==", "!=") and self.flat_list(node.left) and self.flat_list(node.right):
+            same = f"LISTEQ(C, {self.as_list(node.left, scope)}, {self.as_list(node.right, scope)})"
+            return same if node.op == "==" else f"((int64_t)!{same})"
         for side in (node.left, node.right):
             if not isinstance(side, ast.Literal):
                 self.check_scalar(side)
@@ -201,8 +213,9 @@ class Expressions:
             return f"({{ {head}int64_t {r} = 0; {loop}if ({elem}) {{ {r} = 1; break; }} }} {r}; }})"
         if func == "all":
             return f"({{ {head}int64_t {r} = 1; {loop}if (!({elem})) {{ {r} = 0; break; }} }} {r}; }})"
-        if func == "count":
-            return f"({{ {head}int64_t {r} = 0; {loop}if ({elem}) {r}++; }} {r}; }})"
+        if func == "count":  # the items passing the condition whose element is not none
+            counted = f"({elem}) != -1" if self.type_of(node.elem) in NULLABLE else f"((void)({elem}), 1)"
+            return f"({{ {head}int64_t {r} = 0; {loop}if ({counted}) {r}++; }} {r}; }})"
         if func == "sum":
             return f"({{ {head}int64_t {r} = 0; {loop}{r} = ADD(C, {r}, {elem}); }} {r}; }})"
         if func in ("list", "min", "max"):
@@ -218,6 +231,8 @@ class Expressions:
         kind, name = self.symbols[node]
         if kind == "define":
             return self.define(node, scope)
+        if name == "neighbors" and kind == "func":
+            return self._neighbors(node, scope)
         if kind != "func" or node.kwargs:
             raise Unsupported(f"the call of {name}", node.pos)
         args = node.args
@@ -246,6 +261,8 @@ class Expressions:
                 x, y = self.fresh("x"), self.fresh("y")
                 out = f"({{ int64_t {x} = {out}; int64_t {y} = {other}; {y} {op} {x} ? {y} : {x}; }})"
             return out
+        if name == "lines_through" and len(a) == 1:
+            return f"LINES_THROUGH(C, {a[0]})"
         if name == "range" and len(a) == 2:
             return f"RANGE(C, {a[0]}, {a[1]})"
         if name in ("next_player", "previous_player") and len(a) in (1, 2):
@@ -253,6 +270,15 @@ class Expressions:
             op = "ADD" if name == "next_player" else "SUB"
             return f"FMOD(C, {op}(C, {a[0]}, {steps}), NP)"
         raise Unsupported(f"the function {name}", node.pos)
+
+    def _neighbors(self, node, scope) -> str:
+        """neighbors(cell, diagonal): the layout's tables of neighbours, flattened (see emit.py)."""
+        kwargs = dict(node.kwargs)
+        if set(kwargs) - {"diagonal"} or len(node.args) + len(kwargs) not in (1, 2):
+            raise Unsupported("neighbors() written this way", node.pos)
+        diagonal = node.args[1] if len(node.args) == 2 else kwargs.get("diagonal")
+        flag = self.expr(diagonal, scope) if diagonal is not None else "0"
+        return f"NEIGHBORS(C, {self.expr(node.args[0], scope)}, {flag})"
 
     def _listed(self, node, scope) -> str:
         return f"ZLIST(C, {self.expr(node, scope)})" if self.type_of(node) == "zone" else self.as_list(node, scope)

@@ -178,12 +178,14 @@ class Kernel:
         return list(totals)
 
     def actions(self, ks) -> list:
-        """The actions the kernel took, each ``(option name, parameter values)``."""
+        """The actions the kernel took, each ``(option name, parameter values)``, a value that is a
+        list as None (the kernel keeps no lists once the game is over)."""
         out = []
         for i in range(ks.n_log):
             row = ks.log[i]
             option = self.tables.options[row[0]]
-            out.append((option.name, tuple(row[1 + j] for j in range(len(option.params)))))
+            lists = self.tables.list_params[row[0]]
+            out.append((option.name, tuple(None if lists[j] else row[1 + j] for j in range(len(option.params)))))
         return out
 
     def state(self, ks) -> State:
@@ -196,8 +198,8 @@ class Kernel:
         s.cells = [None if ks.cells[i] < 0 else ks.cells[i] for i in range(len(game.cell_zone))]
         s.known = [ks.known[c] for c in range(game.num_components)]
         s.blind_to = [ks.blind_to[z] for z in range(len(game.zone_names))]
-        s.marks = {name: [ks.marks[m][c] for c in range(game.num_components)]
-                   for m, name in enumerate(game.mark_names)}
+        s.marks = {name: [type(game.initial_marks[name][c])(ks.marks[m][c]) for c in range(game.num_components)]
+                   for m, name in enumerate(game.mark_names)}  # whole numbers, or booleans
         rs = game.ruleset
         s.vars = {name: self._value(ks.vars[i], ks.lvars[i], rs.vars[name].type)
                   for i, name in enumerate(self.tables.vars)}

@@ -97,6 +97,11 @@ static inline int64_t CONTAINS(Ctx *C, int64_t h, int64_t v) {
     for (int64_t i = 0; i < LEN(h); i++) if (ITEM(h, i) == v) return 1;
     return 0;
 }
+static inline int64_t LISTEQ(Ctx *C, int64_t a, int64_t b) {
+    if (LEN(a) != LEN(b)) return 0;
+    for (int64_t i = 0; i < LEN(a); i++) if (ITEM(a, i) != ITEM(b, i)) return 0;
+    return 1;
+}
 static inline int64_t RANGE(Ctx *C, int64_t a, int64_t b) {
     if (b > a && (uint64_t)b - (uint64_t)a > 10000) fail(C, E_range, 0, 0);
     int64_t h = NEWLIST(C, b > a ? b - a : 0);
@@ -135,6 +140,23 @@ static inline int64_t COPYLIST(Ctx *C, int64_t h) {
     int64_t r = NEWLIST(C, LEN(h));
     memcpy(&ITEM(r, 0), &ITEM(h, 0), LEN(h) * sizeof(int64_t));
     return r;
+}
+static inline int64_t NEIGHBORS(Ctx *C, int64_t cell, int64_t diagonal) {
+    cell = CK(C, cell, NCELL);
+    const int64_t *start = diagonal ? ALL_START : ORTH_START, *cells = diagonal ? ALL_CELLS : ORTH_CELLS;
+    int64_t h = NEWLIST(C, start[cell + 1] - start[cell]);
+    for (int64_t i = 0; i < LEN(h); i++) ITEM(h, i) = cells[start[cell] + i];
+    return h;
+}
+static inline int64_t LINES_THROUGH(Ctx *C, int64_t cell) {
+    cell = CK(C, cell, NCELL);
+    int64_t first = CELL_FIRST[cell], rows = CELL_ROWS[cell], columns = CELL_COLUMNS[cell];
+    int64_t r = CELL_ROW[cell], c = CELL_COLUMN[cell];
+    int64_t h = NEWLIST(C, 2), row = NEWLIST(C, columns), column = NEWLIST(C, rows);
+    for (int64_t i = 0; i < columns; i++) ITEM(row, i) = first + r * columns + i;
+    for (int64_t i = 0; i < rows; i++) ITEM(column, i) = first + i * columns + c;
+    ITEM(h, 0) = row; ITEM(h, 1) = column;
+    return h;
 }
 /* a list variable: a buffer of LCAP items, [0] its length */
 static inline int64_t VLIST(Ctx *C, const int64_t *buffer) {
@@ -252,7 +274,7 @@ static int64_t SAME(Ctx *C, int64_t a, int64_t b) {
 /* a candidate action: option, then its parameters' values */
 static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) {
     KS *s = C->s;
-    if (s->cand_n >= MAXCAND) fail(C, E_memory, 0, 0);
+    if (s->cand_n >= MAXCAND || n > MAXP) fail(C, E_memory, 0, 0);
     s->cand[s->cand_n][0] = option;
     for (int64_t i = 0; i < n; i++) s->cand[s->cand_n][1 + i] = values[i];
     s->cand_n += 1;

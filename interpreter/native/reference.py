@@ -9,7 +9,8 @@ from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
 
 
 def play_python(game, seed: int, policy_seed: int, max_moves: int = 100_000):
-    """One game in the Python engine: ``(actions, state)`` as :meth:`Kernel.play` gives them."""
+    """One game in the Python engine: ``(actions, state)`` as :meth:`Kernel.play` gives them (a
+    parameter's value that is a list as None)."""
     s = game.new_initial_state(seed)
     z = policy_seed & MASK64
     actions = []
@@ -17,7 +18,7 @@ def play_python(game, seed: int, policy_seed: int, max_moves: int = 100_000):
         legal = s.legal_actions()
         z = (z + GOLDEN_GAMMA) & MASK64
         action = legal[mixed(z) % len(legal)]
-        actions.append((action.option.name, tuple(action.values)))
+        actions.append((action.option.name, tuple(None if isinstance(v, list) else v for v in action.values)))
         s.apply_action(action)
     return actions, s
 
