@@ -22,8 +22,9 @@ COVERED = [("tic-tac-toe", None, None), ("connect-four", None, None), ("kuhn-pok
            ("leduc-poker", None, None), ("leduc-poker", {"raises_per_round": 4}, None), ("liars-dice", None, None),
            ("liars-dice", {"dice_per_player": 3}, None), ("goofspiel", None, None),
            ("goofspiel", {"points_order": "random", "num_cards": 6}, None), ("pig", None, 3),
-           ("gangster", None, 2), ("gangster", None, 4), ("gangster-cancel-all-ties", None, None)]
-SEED_GAMES = {"gangster", "gangster-cancel-all-ties"}  # longer games: fewer of them in CI
+           ("gangster", None, 2), ("gangster", None, 4), ("gangster-cancel-all-ties", None, None),
+           ("la-famiglia", None, None), ("la-famiglia-lasting-reduction", None, None)]
+SEED_GAMES = {"gangster", "gangster-cancel-all-ties", "la-famiglia", "la-famiglia-lasting-reduction"}  # fewer in CI
 
 
 def _same_games(name, params, players, seeds) -> None:

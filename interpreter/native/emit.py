@@ -85,8 +85,6 @@ class Emitter:
     # ---- the whole source --------------------------------------------------------------------
     def source(self) -> str:
         game, rs = self.game, self.rs
-        if rs.triggers:
-            raise Unsupported("zone triggers", rs.triggers[0].position)
         for zone, host in enumerate(game.zone_host):
             if host is not None:
                 raise Unsupported("zones kept per component", rs.zones[game.zone_family[zone]].position)
@@ -97,6 +95,7 @@ class Emitter:
             if not (all(type(v) is int for v in values) or all(type(v) is bool for v in values)):
                 raise Unsupported(f"the mark '{mark}' that not every component has (or of mixed types)", None)
         self.deciding = False
+        triggers = self.triggers()
         setup = self.block(rs.setup, Scope())
         setup_locals = self._decls()
         self.deciding = True
@@ -106,10 +105,38 @@ class Emitter:
         if rs.score is not None:
             self.x.check_scalar(rs.score)
             score = self.x.expr(rs.score, Scope({"player": "player"}))
-        body = (f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
+        body = (triggers + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
                 f"static void flow(Ctx *C) {{\n{flow_locals}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         return self.header() + PRELUDE + body + ENTRY
+
+    def triggers(self) -> str:
+        """A C function per trigger (its condition and body, bound to 'component' and 'owner'), and
+        FIRE, which a move calls: the triggers of leaving the source, entering the target, and the
+        source's emptying if it is still empty after those (``State._fire_move``)."""
+        game, out = self.game, []
+        events: dict = {}
+        for number, trigger in enumerate(self.rs.triggers):
+            bound = {"component": "component", "owner": "owner"}
+            when = self.x.expr(trigger.when, Scope(bound)) if trigger.when is not None else "1"
+            self.locals = dict(bound)  # the body's frame: its parameters, then its own locals
+            body = self.block(trigger.body, Scope())
+            declared = self._decls()
+            where = self.tables.position(trigger.position)
+            out.append(f"static void trigger{number}(Ctx *C, int64_t component, int64_t owner) {{\n"
+                       f"if (!({when})) return;\n{declared}{body}}}\n")
+            for zone, family in enumerate(game.zone_family):
+                if family == trigger.zone:
+                    events.setdefault((trigger.event, zone), []).append((number, where))
+        fire = ["static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest) {"]
+        for event, zone_var, test in (("leave", "src", ""), ("enter", "dest", ""), ("empty", "src", "C->s->zlen[src] == 0 && ")):
+            for (kind, zone), found in sorted(events.items()):
+                if kind == event:
+                    calls = "".join(f"RUN_TRIGGER(C, trigger{n}, {'c' if event != 'empty' else '-1'}, "
+                                    f"ZONE_OWNER[{zone}], {where}, {n});\n" for n, where in found)
+                    fire.append(f"if ({test}{zone_var} == {zone}) {{\n{calls}}}")
+        fire.append("}")
+        return "".join(out) + "\n".join(fire) + "\n"
 
     def _decls(self) -> str:
         """The declarations of the C variables of the function just compiled."""
@@ -124,6 +151,7 @@ class Emitter:
                  f"#define NMARK {len(game.mark_names)}", f"#define HAS_GRIDS {int(game.has_grids)}",
                  f"#define ALL_SEATS {game.all_seats}LL", f"#define MAXLOG {MAXLOG}", f"#define MAXCAND {MAXCAND}",
                  f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}",
+                 f"#define HAS_TRIGGERS {int(bool(self.rs.triggers))}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
                  struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
         lines.append(_table("ZONE_MASK", game.zone_mask))
@@ -201,8 +229,9 @@ class Emitter:
                 elif node.op != "=":
                     raise Unsupported(f"the assignment {node.op} to a list", node.pos)
                 return f"STORELIST(C, {place}, {value});\n"
-        if kind == "local" and self.x.type_of(node.value) == "list" and node.op == "=":
-            return f"{self.local(name)} = {self.x.as_list(node.value, sc)};\n"
+        if kind == "local" and self.x.type_of(node.value) == "list" and node.op in ("=", "+="):
+            value, place = self.x.as_list(node.value, sc), self.local(name)
+            return f"{place} = {value if node.op == '=' else f'CONCAT(C, {place}, {value})'};\n"
         self.x.check_scalar(node.value)
         value = self.x.expr(node.value, sc)
         if kind == "local":
@@ -228,9 +257,11 @@ class Emitter:
         bottom = "0"
         if "at" in kw or (name in ("move", "move_all") and len(args) == 3) or (name == "draw" and len(args) == 4):
             at = kw.get("at", call.args[-1])
-            if not isinstance(at, ast.Literal) or at.value not in ("top", "bottom"):
+            value = at.value if isinstance(at, ast.Literal) else \
+                self.rs.symbols.get(at, ("", None))[1] if self.rs.symbols.get(at, ("",))[0] == "const" else None
+            if value not in ("top", "bottom"):
                 raise Unsupported("an 'at' that is not top or bottom written out", where)
-            bottom = "1" if at.value == "bottom" else "0"
+            bottom = "1" if value == "bottom" else "0"
             args = args[:-1] if "at" not in kw else args
         if name == "log":
             return ""  # narration is muted in the kernel
@@ -427,7 +458,7 @@ ENTRY = r"""
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1;
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0;
     C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
     if (!C->arena) { s->err = E_memory; return 1; }
     s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;

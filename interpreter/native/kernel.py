@@ -234,7 +234,11 @@ class Kernel:
         game = self.game
         name = ERRORS[code - 1] if 1 <= code <= len(ERRORS) else "memory"
         limits = "docs/language.md, Bounded execution"
+        triggers = game.ruleset.triggers
         texts = {
+            "trigger_depth": (f"trigger '{triggers[a].name if 0 <= a < len(triggers) else a}' set off more than 50 "
+                              "triggers in a row",
+                              "a trigger moves components that set it off again; add a 'when' condition"),
             "overflow": ("a whole number went out of range: whole numbers lie within ±2^63",
                          f"keep numbers small ({limits})"),
             "index": ("an index is out of range", "check the values this statement uses"),

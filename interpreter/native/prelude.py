@@ -2,7 +2,7 @@
 bounds-checked reads and overflow-checked arithmetic.  The generated part (:mod:`.emit`) defines
 the sizes (NC, NZ, NCELL, ...) and the game's tables before including this text."""
 
-ERRORS = ("overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
+ERRORS = ("trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
           "memory", "range", "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty",
           "bottom_empty", "repeat", "die", "call_depth")
 ERROR_CODE = {name: i + 1 for i, name in enumerate(ERRORS)}
@@ -27,7 +27,15 @@ typedef struct {
     int64_t steps;
     int64_t iters;
     int64_t pos;
+    int64_t depth;
 } Ctx;
+static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
+/* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
+#define RUN_TRIGGER(C, fn, comp, own, where, number) do { \
+    if ((C)->depth >= 50) { (C)->pos = (where); fail((C), E_trigger_depth, (number), 0); } \
+    int64_t pos_ = (C)->pos, steps_ = (C)->steps, iters_ = (C)->iters; \
+    (C)->depth++; (C)->steps = 0; fn((C), (comp), (own)); \
+    (C)->depth--; (C)->pos = pos_; (C)->steps = steps_; (C)->iters = iters_; } while (0)
 
 static void fail(Ctx *C, int64_t code, int64_t a, int64_t b) {
     C->s->err = code; C->s->err_pos = C->pos; C->s->err_a = a; C->s->err_b = b;
@@ -223,6 +231,7 @@ static void MOVE(Ctx *C, int64_t c, int64_t dest, int64_t bottom, int64_t cell) 
         for (int64_t i = 0; i < s->zlen[src]; i++) s->known[cards[i]] &= keep;
         s->blind_to[src] |= blind;
     }
+    if (HAS_TRIGGERS) FIRE(C, c, src, dest);
 }
 static void SHUFFLE(Ctx *C, int64_t z) {
     KS *s = C->s;
