@@ -58,33 +58,29 @@ def test_many_games_sum_the_returns_of_single_games():
     assert any(any(r) for r in singles)  # somebody won some of them
 
 
-TRIGGERED = """
-game: {name: Triggered, players: 2}
+HOSTED = """
+game: {name: Hosted, players: 2}
 components:
-  token:
+  box:
     in: pool
     table:
       - {count: 2}
 zones:
   pool: {visibility: all}
-  taken: {visibility: all}
-triggers:
-  - name: count what is taken
-    on: enter(taken)
-    effects: ["end_game()"]
+  inside: {per: box, visibility: all}
 flow:
   - choose:
       options:
-        take:
-          effects: ["move(top(pool), taken)"]
+        open:
+          effects: ["end_game()"]
 """
 
 
 def test_unsupported_construct_falls_back_with_its_place(tmp_path):
-    path = tmp_path / "triggered.yaml"
+    path = tmp_path / "hosted.yaml"
     with pytest.raises(NativeUnavailable) as caught:
-        kernel_for(load_game(path, text=TRIGGERED))
-    assert str(caught.value) == f"native: zone triggers at {path}:12 not supported yet; using Python"
+        kernel_for(load_game(path, text=HOSTED))
+    assert str(caught.value) == f"native: zones kept per component at {path}:10 not supported yet; using Python"
 
 
 def test_simulate_says_which_engine_ran(capsys):
@@ -128,3 +124,39 @@ def test_a_failing_rule_is_the_located_error_python_gives(tmp_path):
         play_python(game, 1, 2)
     assert str(native.value) == str(python.value)
     assert "out of range" in str(native.value) and native.value.position.line == 12
+
+
+BOUNCING = """
+game: {name: Bouncing, players: 2}
+components:
+  ball:
+    in: left
+    table:
+      - {count: 1}
+zones:
+  left: {visibility: all}
+  right: {visibility: all}
+triggers:
+  - name: back to the left
+    on: enter(right)
+    effects: ["move(component, left)"]
+  - name: back to the right
+    on: enter(left)
+    effects: ["move(component, right)"]
+flow:
+  - choose:
+      options:
+        throw:
+          effects: ["move(top(left), right)"]
+"""
+
+
+def test_triggers_that_set_each_other_off_fail_as_in_python(tmp_path):
+    path = tmp_path / "bouncing.yaml"
+    game = load_game(path, text=BOUNCING)
+    with pytest.raises(RulesRuntimeError) as native:
+        kernel_for(game).play(1, 2)
+    with pytest.raises(RulesRuntimeError) as python:
+        play_python(game, 1, 2)
+    assert str(native.value) == str(python.value)
+    assert "set off more than 50 triggers in a row" in str(native.value)
