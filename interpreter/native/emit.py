@@ -12,6 +12,7 @@ from dsl import ast, ir
 from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ERRORS, PRELUDE
 
+VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
 MAXLOG = 4096  # the actions of one game the kernel records
 MAXCAND = 4096  # the legal actions of one decision
 LCAP = 64  # the items a list variable holds in the kernel (more: a located error that says to use Python)
@@ -26,9 +27,10 @@ class Tables:
         self.vars = list(game.ruleset.vars)
         self.player_vars = list(game.ruleset.player_vars)
         self.attributes: list = []
+        self.attached_families: list = []
         self.positions: list = []
         self.options: list = []  # every option of every decision, by the number the kernel logs
-        self.list_params: list = []  # per option, which of its parameters take lists
+        self.param_kinds: list = []  # per option, the type of each parameter's values ('list', 'str', ...)
 
     def text(self, value) -> int:
         if value not in self.texts:
@@ -61,6 +63,12 @@ class Tables:
             self.attributes.append(name)
         return f"ATTR{self.attributes.index(name)}"
 
+    def attached(self, family) -> str:
+        """The table of each component's zone of the per-component family (-1: it has none)."""
+        if family not in self.attached_families:
+            self.attached_families.append(family)
+        return f"ATTACHED{self.attached_families.index(family)}"
+
     def position(self, pos) -> int:
         self.positions.append(pos)
         return len(self.positions) - 1
@@ -85,15 +93,10 @@ class Emitter:
     # ---- the whole source --------------------------------------------------------------------
     def source(self) -> str:
         game, rs = self.game, self.rs
-        for zone, host in enumerate(game.zone_host):
-            if host is not None:
-                raise Unsupported("zones kept per component", rs.zones[game.zone_family[zone]].position)
-        for family in rs.zones.values():
-            if family.holds is not None:
-                raise Unsupported("a zone's 'holds' condition", family.position)
         for mark, values in game.initial_marks.items():
-            if not (all(type(v) is int for v in values) or all(type(v) is bool for v in values)):
-                raise Unsupported(f"the mark '{mark}' that not every component has (or of mixed types)", None)
+            kinds = {type(v) for v in values if v is not None}
+            if not (kinds <= {int} or kinds <= {bool}):
+                raise Unsupported(f"the mark '{mark}' of mixed types", None)
         self.deciding = False
         triggers = self.triggers()
         setup = self.block(rs.setup, Scope())
@@ -133,7 +136,7 @@ class Emitter:
             for (kind, zone), found in sorted(events.items()):
                 if kind == event:
                     calls = "".join(f"RUN_TRIGGER(C, trigger{n}, {'c' if event != 'empty' else '-1'}, "
-                                    f"ZONE_OWNER[{zone}], {where}, {n});\n" for n, where in found)
+                                    f"OWNER_NOW(C, {zone}), {where}, {n});\n" for n, where in found)
                     fire.append(f"if ({test}{zone_var} == {zone}) {{\n{calls}}}")
         fire.append("}")
         return "".join(out) + "\n".join(fire) + "\n"
@@ -154,7 +157,10 @@ class Emitter:
                  f"#define HAS_TRIGGERS {int(bool(self.rs.triggers))}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
                  struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
-        lines.append(_table("ZONE_MASK", game.zone_mask))
+        lines.append(_table("ZONE_MASK", [-1 if m is None else m for m in game.zone_mask]))  # -1: it depends
+        lines.append(_table("ZONE_HOST", [-1 if h is None else h for h in game.zone_host]))
+        lines.append(_table("ZONE_VIS", [VISIBILITIES.index(v) if v in VISIBILITIES else len(VISIBILITIES)
+                                         for v in game.zone_visibility]))
         lines.append(_table("TOP_MASK", game.top_mask))
         lines.append(_table("ZONE_GRID", [int(g is not None) for g in game.zone_grid]))
         lines.append(_table("ZONE_OWNER", [-1 if o is None else o for o in game.zone_owner]))
@@ -172,9 +178,20 @@ class Emitter:
                 starts.append(starts[-1] + len(near))
             lines.append(_table(f"{stem}_START", starts))
             lines.append(_table(f"{stem}_CELLS", [c for near in table for c in near] or [0]))
+        holds = [[int(h is None or h[c]) for c in range(game.num_components)] or [1] for h in game.zone_holds]
+        lines.append(f"static const int64_t ZONE_HOLDS[{nz}][{nc}] = {{{', '.join('{' + ', '.join(map(str, row)) + '}' for row in holds)}}};")
+        lines.append(_table("KIND_TEXT", [t.text(k) for k in game.kinds] or [0]))
+        lines.append(_table("NAME_TEXT", [t.text(n) for n in game.names] or [0]))
+        for family in t.attached_families:
+            base, holder = game.family_base[family], self.rs.zones[family].per_kind
+            lines.append(_table(t.attached(family), [base + game.kind_index[c] if game.kinds[c] == holder else -1
+                                                     for c in range(game.num_components)] or [0]))
         for name in t.attributes:
-            values = [t.text(v) if isinstance(v, str) else int(v) for v in game.attr_tables[name]]
+            values = [-1 if v is None else t.text(v) if isinstance(v, str) else int(v) for v in game.attr_tables[name]]
             lines.append(_table(t.attribute(name), values or [0]))
+            lines.append(_table(t.attribute(name) + "_HAS", [int(v is not None) for v in game.attr_tables[name]] or [0]))
+        ranks = sorted(range(len(t.texts)), key=lambda i: t.texts[i])
+        lines.append(_table("TEXT_RANK", [ranks.index(i) for i in range(len(t.texts))] or [0]))
         return "\n".join(lines) + "\n"
 
     # ---- statements ----------------------------------------------------------------------------
@@ -236,8 +253,10 @@ class Emitter:
         value = self.x.expr(node.value, sc)
         if kind == "local":
             place = self.local(name)
-        elif kind in ("var", "mark", "pvar"):
+        elif kind in ("var", "pvar"):
             place = self.x.expr(target, sc)
+        elif kind == "mark":
+            place = self.x.expr(target, sc).replace(", 0))", ", 1))")  # the write sets the mark
         else:
             raise Unsupported("assigning to this target", node.pos)
         if node.op == "=":
@@ -245,7 +264,8 @@ class Emitter:
         helper = {"+=": "ADD", "-=": "SUB", "*=": "MUL"}.get(node.op)
         if helper is None:
             raise Unsupported(f"the assignment {node.op}", node.pos)
-        return f"{{ int64_t v_ = {value}; {place} = {helper}(C, {place}, v_); }}\n"
+        read = self.x.expr(target, sc) if kind == "mark" else place
+        return f"{{ int64_t v_ = {value}; int64_t o_ = {read}; {place} = {helper}(C, o_, v_); }}\n"
 
     def _effect(self, call, scope, where) -> str:
         kind, name = self.rs.symbols[call]
@@ -257,8 +277,7 @@ class Emitter:
         bottom = "0"
         if "at" in kw or (name in ("move", "move_all") and len(args) == 3) or (name == "draw" and len(args) == 4):
             at = kw.get("at", call.args[-1])
-            value = at.value if isinstance(at, ast.Literal) else \
-                self.rs.symbols.get(at, ("", None))[1] if self.rs.symbols.get(at, ("",))[0] == "const" else None
+            value = self.x.static_text(at)
             if value not in ("top", "bottom"):
                 raise Unsupported("an 'at' that is not top or bottom written out", where)
             bottom = "1" if value == "bottom" else "0"
@@ -361,12 +380,10 @@ class Emitter:
         for option in stmt.options:
             numbers.append(len(self.tables.options))
             self.tables.options.append(option)
-            self.tables.list_params.append([self.x.type_of(d) == "list" and self.x.types[d].arg is not None
-                                            and self.x.types[d].arg.name == "list" for _, d in option.params])
+            self.tables.param_kinds.append([self._element(d) for _, d in option.params])
             parts.append(self._enumerate(numbers[-1], option, sc))
         skip = "1" if stmt.if_none == "skip" else "0"
-        lists = any(self.x.type_of(d) == "list" and self.x.types[d].arg is not None and self.x.types[d].arg.name == "list"
-                    for o in stmt.options for _, d in o.params)
+        lists = any(self._element(d) not in SCALARS for o in stmt.options for _, d in o.params)
         keep = "" if lists else f" C->top = {mark};"  # values that are lists live in the arena
         cases = "".join(f"case {i}: {{\n{self._bind(o)}{self.block(o.body, scope)}break; }}\n"
                         for i, o in zip(numbers, stmt.options))
@@ -375,6 +392,13 @@ class Emitter:
                      f"int64_t chosen_[MAXP + 1]; memcpy(chosen_, C->s->cand[k_], sizeof(chosen_));\n"
                      f"C->s->decider = -1;\nswitch (chosen_[0]) {{\n{cases}}} }} }}\n")
         return "".join(parts)
+
+    def _element(self, domain) -> str:
+        """The type of the values a parameter's domain offers."""
+        if self.x.type_of(domain) == "zone":
+            return "component"
+        arg = self.x.types[domain].arg
+        return arg.name if arg is not None else "any"
 
     def _bind(self, option) -> str:
         return "".join(f"{self.local(name)} = chosen_[{i + 1}];\n" for i, (name, _) in enumerate(option.params))
@@ -443,7 +467,8 @@ def struct_text(game, nvars, npvars, max_params) -> str:
     nc, nz, ncell = max(game.num_components, 1), len(game.zone_names), max(len(game.cell_zone), 1)
     return (f"typedef struct {{ int64_t zlen[{nz}]; int64_t zitems[{nz}][{nc}]; int64_t loc[{nc}]; "
             f"int64_t cell_of[{nc}]; int64_t known[{nc}]; int64_t cells[{ncell}]; int64_t blind_to[{nz}]; "
-            f"int64_t marks[{max(len(game.mark_names), 1)}][{nc}]; int64_t vars[{max(nvars, 1)}]; "
+            f"int64_t marks[{max(len(game.mark_names), 1)}][{nc}]; int64_t has_mark[{max(len(game.mark_names), 1)}][{nc}]; "
+            f"int64_t vars[{max(nvars, 1)}]; "
             f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; int64_t lvars[{max(nvars, 1)}][{LCAP + 1}]; "
             f"int64_t lpvars[{max(npvars, 1)}][{game.num_players}][{LCAP + 1}]; uint64_t rng; uint64_t policy_rng; "
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; "

@@ -78,8 +78,8 @@ class Expressions:
         arg = self.types[node].arg
         if isinstance(node, ast.ListLit) and not node.items:
             return "NEWLIST(C, 0)"
-        if arg is None or arg.name not in SCALARS + ("list",):
-            raise Unsupported("a list of values of no known type", node.pos)
+        if arg is not None and arg.name not in SCALARS + ("list", "any"):  # unknown: its items are never compared
+            raise Unsupported(f"a list of values of type {arg.name}", node.pos)
         return self.expr(node, scope)
 
     def expr(self, node, scope) -> str:
@@ -128,11 +128,12 @@ class Expressions:
         kind, name = self.symbols[node]
         obj = self.expr(node.obj, scope)
         if kind == "attr":
+            table = self.tables.attribute(name)
             if name in self.game.partial_attributes:
-                raise Unsupported(f"the attribute '{name}' that some components lack", node.pos)
-            return f"{self.tables.attribute(name)}[CK(C, {obj}, NC)]"
+                return f"ATTRP(C, {table}, {table}_HAS, {obj}, {self.tables.attributes.index(name)})"
+            return f"{table}[CK(C, {obj}, NC)]"
         if kind == "mark":
-            return f"C->s->marks[{self.game.mark_names.index(name)}][CK(C, {obj}, NC)]"
+            return f"(*MARKP(C, {self.game.mark_names.index(name)}, {obj}, 0))"
         if kind == "pvar":
             place, is_list = self.tables.player_var(name, obj, node.pos)
             return f"VLIST(C, {place})" if is_list else place
@@ -142,8 +143,12 @@ class Expressions:
             return f"C->s->loc[CK(C, {obj}, NC)]"
         if kind == "cprop" and name == "cell":
             return f"C->s->cell_of[CK(C, {obj}, NC)]"
-        if kind == "cprop" and name == "owner" and not any(h is not None for h in self.game.zone_host):
-            return f"ZONE_OWNER[C->s->loc[CK(C, {obj}, NC)]]"
+        if kind == "cprop" and name == "owner":
+            return f"OWNER_NOW(C, C->s->loc[CK(C, {obj}, NC)])"
+        if kind == "cprop" and name in ("kind", "name"):
+            return f"{name.upper()}_TEXT[CK(C, {obj}, NC)]"
+        if kind == "kzone":
+            return f"ATTACHED(C, {self.tables.attached(name)}, {obj})"
         raise Unsupported(f"the property '{name}' ({kind})", node.pos)
 
     def _x_index(self, node, scope) -> str:
@@ -170,6 +175,7 @@ class Expressions:
     def _x_compare(self, node, scope) -> str:
         left = self.expr(node.left, scope)
         if node.op in ("in", "not in"):
+            self.check_scalar(node.left)
             negate = "!" if node.op == "not in" else ""
             if self.type_of(node.right) == "zone":
                 return f"({negate}(C->s->loc[CK(C, {left}, NC)] == {self.expr(node.right, scope)}))"
@@ -180,10 +186,13 @@ class Expressions:
         for side in (node.left, node.right):
             if not isinstance(side, ast.Literal):
                 self.check_scalar(side)
+        right = self.expr(node.right, scope)
+        if node.op not in ("==", "!=") and self.type_of(node.left) == "str" == self.type_of(node.right):
+            return f"((int64_t)(TEXT_RANK[{left}] {node.op} TEXT_RANK[{right}]))"  # texts in Python's order
         if node.op not in ("==", "!="):
             if self.type_of(node.left) != "int" or self.type_of(node.right) != "int":
                 raise Unsupported(f"ordering values of type {self.type_of(node.left)}", node.pos)
-        return f"((int64_t)({left} {node.op} {self.expr(node.right, scope)}))"
+        return f"((int64_t)({left} {node.op} {right}))"
 
     def _x_boolop(self, node, scope) -> str:
         op = "&&" if node.op == "and" else "||"
@@ -265,11 +274,25 @@ class Expressions:
             return f"LINES_THROUGH(C, {a[0]})"
         if name == "range" and len(a) == 2:
             return f"RANGE(C, {a[0]}, {a[1]})"
+        if name == "components" and len(args) == 1:
+            kind = self.static_text(args[0])
+            if kind not in self.game.components_by_kind:
+                raise Unsupported("components() of a kind not written out", node.pos)
+            return self._x_literal(ast.Literal(node.pos, list(self.game.components_by_kind[kind])), scope)
+        if name == "owner_of" and len(a) == 1:
+            return f"OWNER_NOW(C, CK(C, {a[0]}, NZ))"
         if name in ("next_player", "previous_player") and len(a) in (1, 2):
             steps = a[1] if len(a) == 2 else "1LL"
             op = "ADD" if name == "next_player" else "SUB"
             return f"FMOD(C, {op}(C, {a[0]}, {steps}), NP)"
         raise Unsupported(f"the function {name}", node.pos)
+
+    def static_text(self, node):
+        """The text a node always is (a literal, or a name of a constant), else None."""
+        if isinstance(node, ast.Literal):
+            return node.value
+        kind, value = self.symbols.get(node, ("", None))
+        return value if kind == "const" else None
 
     def _neighbors(self, node, scope) -> str:
         """neighbors(cell, diagonal): the layout's tables of neighbours, flattened (see emit.py)."""

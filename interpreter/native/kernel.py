@@ -21,7 +21,7 @@ from dsl.errors import RulesRuntimeError
 from ..runtime.limits import MAX_STEPS
 from ..runtime.state import State
 from .emit import LCAP, MAXLOG, Emitter, struct_text
-from .expressions import Unsupported
+from .expressions import SCALARS, Unsupported
 from .prelude import ERRORS
 
 _LOADED: dict = {}  # SHA-256 of a source -> its compiled module
@@ -119,7 +119,8 @@ class Kernel:
             ks.cells[cell] = -1
         for m, name in enumerate(game.mark_names):
             for c, value in enumerate(game.initial_marks[name]):
-                ks.marks[m][c] = value
+                ks.marks[m][c] = 0 if value is None else value
+                ks.has_mark[m][c] = value is not None
         rs = game.ruleset
         for i, name in enumerate(self.tables.vars):
             self._store(ks.vars, ks.lvars, i, rs.vars[name].initial)
@@ -184,8 +185,8 @@ class Kernel:
         for i in range(ks.n_log):
             row = ks.log[i]
             option = self.tables.options[row[0]]
-            lists = self.tables.list_params[row[0]]
-            out.append((option.name, tuple(None if lists[j] else row[1 + j] for j in range(len(option.params)))))
+            kinds = self.tables.param_kinds[row[0]]
+            out.append((option.name, tuple(self._decode(row[1 + j], kinds[j]) for j in range(len(option.params)))))
         return out
 
     def state(self, ks) -> State:
@@ -198,8 +199,8 @@ class Kernel:
         s.cells = [None if ks.cells[i] < 0 else ks.cells[i] for i in range(len(game.cell_zone))]
         s.known = [ks.known[c] for c in range(game.num_components)]
         s.blind_to = [ks.blind_to[z] for z in range(len(game.zone_names))]
-        s.marks = {name: [type(game.initial_marks[name][c])(ks.marks[m][c]) for c in range(game.num_components)]
-                   for m, name in enumerate(game.mark_names)}  # whole numbers, or booleans
+        s.marks = {name: [self._mark(name, ks.marks[m][c]) if ks.has_mark[m][c] else None
+                          for c in range(game.num_components)] for m, name in enumerate(game.mark_names)}
         rs = game.ruleset
         s.vars = {name: self._value(ks.vars[i], ks.lvars[i], rs.vars[name].type)
                   for i, name in enumerate(self.tables.vars)}
@@ -212,6 +213,10 @@ class Kernel:
         s.finish()
         return s
 
+    def _mark(self, name, value):
+        """A mark's value: a boolean where the mark's starting values are, else a whole number."""
+        return bool(value) if any(type(v) is bool for v in self.game.initial_marks[name]) else int(value)
+
     def _value(self, number, buffer, type_):
         """A variable's value from the kernel: a number, or the list in its buffer."""
         if type_.name == "list":
@@ -219,6 +224,9 @@ class Kernel:
         return self._decode(number, type_.name)
 
     def _decode(self, value, type_name):
+        """A kernel's number as the value of a type (a list as None: lists do not outlive the kernel)."""
+        if type_name not in SCALARS:
+            return None
         if type_name == "bool":
             return bool(value)
         if type_name == "str":
@@ -236,6 +244,15 @@ class Kernel:
         limits = "docs/language.md, Bounded execution"
         triggers = game.ruleset.triggers
         texts = {
+            "no_mark": (f"native: {_name(game.names, a)} has no mark '{_name(game.mark_names, b)}'",
+                        "run it with --engine python"),
+            "no_attribute": (f"{_name(game.names, a)} (a {_name(game.kinds, a)}) has no attribute "
+                             f"'{_name(self.tables.attributes, b)}'", None),
+            "holds": (f"{_name(game.names, a)} cannot go into zone '{_name(game.zone_names, b)}': it does not meet "
+                      "the zone's 'holds' condition", "offer only components the zone holds"),
+            "inside_itself": (f"{_name(game.names, a)} cannot go into zone '{_name(game.zone_names, b)}', which it "
+                              "holds itself", "a component cannot lie inside itself"),
+            "no_zone": (f"{_name(game.names, a)} is a {_name(game.kinds, a)}; it has no such zone", None),
             "trigger_depth": (f"trigger '{triggers[a].name if 0 <= a < len(triggers) else a}' set off more than 50 "
                               "triggers in a row",
                               "a trigger moves components that set it off again; add a 'when' condition"),

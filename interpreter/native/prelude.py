@@ -2,7 +2,7 @@
 bounds-checked reads and overflow-checked arithmetic.  The generated part (:mod:`.emit`) defines
 the sizes (NC, NZ, NCELL, ...) and the game's tables before including this text."""
 
-ERRORS = ("trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
+ERRORS = ("no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
           "memory", "range", "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty",
           "bottom_empty", "repeat", "die", "call_depth")
 ERROR_CODE = {name: i + 1 for i, name in enumerate(ERRORS)}
@@ -182,12 +182,70 @@ static inline int64_t ROLL(Ctx *C, int64_t sides) {
     return random_below(C, sides) + 1;
 }
 
+/* the seat a zone belongs to now (Layout.zone_owner_now), -1 for none */
+static int64_t OWNER_NOW(Ctx *C, int64_t zone) {
+    for (int i = 0; i < 16; i++) {
+        int64_t host = ZONE_HOST[zone];
+        if (host < 0) return ZONE_OWNER[zone];
+        zone = C->s->loc[host];
+    }
+    return -1;
+}
+static int64_t COMPONENT_MASK(Ctx *C, int64_t c, int depth);
+/* the seats that see a zone's whole contents now (views.zone_mask) */
+static int64_t VISIBLE_MASK(Ctx *C, int64_t zone, int depth) {
+    if (ZONE_MASK[zone] >= 0) return ZONE_MASK[zone];
+    if (depth > 64) fail(C, E_inside_itself, ZONE_HOST[zone], zone);
+    int64_t mask;
+    if (ZONE_VIS[zone] == 0) mask = ALL_SEATS;
+    else if (ZONE_VIS[zone] == 1) { int64_t owner = OWNER_NOW(C, zone); mask = owner < 0 ? 0 : (1LL << owner); }
+    else return 0;
+    int64_t host = ZONE_HOST[zone];
+    return (host < 0 || !mask) ? mask : (mask & COMPONENT_MASK(C, host, depth + 1));
+}
+static int64_t COMPONENT_MASK(Ctx *C, int64_t c, int depth) {
+    int64_t zone = C->s->loc[c];
+    int64_t mask = VISIBLE_MASK(C, zone, depth + 1);
+    int64_t n = C->s->zlen[zone];
+    if (ZONE_VIS[zone] == 2 && n > 0 && C->s->zitems[zone][n - 1] == c) {
+        int64_t host = ZONE_HOST[zone];
+        mask |= host < 0 ? ALL_SEATS : COMPONENT_MASK(C, host, depth + 1);
+    }
+    return mask;
+}
+/* a component's zone of a per-component family: base + its index among its kind, if of that kind */
+static inline int64_t ATTACHED(Ctx *C, const int64_t *table, int64_t c) {
+    c = CK(C, c, NC);
+    if (table[c] < 0) fail(C, E_no_zone, c, 0);
+    return table[c];
+}
+/* a mark of a component (one it lacks: an error, where Python would read none; a write sets it) */
+static inline int64_t *MARKP(Ctx *C, int64_t m, int64_t c, int write) {
+    c = CK(C, c, NC);
+    if (write) C->s->has_mark[m][c] = 1;
+    else if (!C->s->has_mark[m][c]) fail(C, E_no_mark, c, m);
+    return &C->s->marks[m][c];
+}
+/* an attribute that some components lack: Layout.missing_attribute for those */
+static inline int64_t ATTRP(Ctx *C, const int64_t *table, const int64_t *has, int64_t c, int64_t which) {
+    c = CK(C, c, NC);
+    if (!has[c]) fail(C, E_no_attribute, c, which);
+    return table[c];
+}
 /* a move of component c into zone dest (onto cell, or -1): State.move_component with static masks */
 static void MOVE(Ctx *C, int64_t c, int64_t dest, int64_t bottom, int64_t cell) {
     KS *s = C->s;
     c = CK(C, c, NC);
     dest = CK(C, dest, NZ);
     int64_t src = s->loc[c];
+    if (ZONE_HOST[dest] >= 0) {  /* State._check_not_inside_itself */
+        int64_t host = ZONE_HOST[dest];
+        for (int i = 0; i < 64 && host >= 0; i++) {
+            if (host == c) fail(C, E_inside_itself, c, dest);
+            host = ZONE_HOST[s->loc[host]];
+        }
+    }
+    if (!ZONE_HOLDS[dest][c]) fail(C, E_holds, c, dest);
     if (HAS_GRIDS) {
         if (ZONE_GRID[dest] && cell < 0) fail(C, E_grid_needs_cell, dest, 0);
         if (cell >= 0) { cell = CK(C, cell, NCELL); if (s->cells[cell] >= 0 && s->cells[cell] != c) fail(C, E_cell_taken, cell, s->cells[cell]); }
@@ -196,7 +254,7 @@ static void MOVE(Ctx *C, int64_t c, int64_t dest, int64_t bottom, int64_t cell) 
         s->cell_of[c] = cell;
         if (cell >= 0) s->cells[cell] = c;
     }
-    int64_t seen = ZONE_MASK[src];
+    int64_t seen = VISIBLE_MASK(C, src, 0);
     int64_t n = s->zlen[src];
     int64_t *cards = s->zitems[src];
     if (n > 0 && cards[n - 1] == c) {
@@ -222,7 +280,7 @@ static void MOVE(Ctx *C, int64_t c, int64_t dest, int64_t bottom, int64_t cell) 
     }
     s->zlen[dest] = m + 1;
     s->loc[c] = dest;
-    seen |= ZONE_MASK[dest];
+    seen |= VISIBLE_MASK(C, dest, 0);
     s->known[c] = seen;
     s->blind_to[dest] &= ~seen;
     int64_t blind = ALL_SEATS & ~seen;
@@ -238,7 +296,7 @@ static void SHUFFLE(Ctx *C, int64_t z) {
     z = CK(C, z, NZ);
     int64_t *cards = s->zitems[z];
     int64_t n = s->zlen[z];
-    int64_t keep = ZONE_MASK[z];
+    int64_t keep = VISIBLE_MASK(C, z, 0);
     for (int64_t i = 0; i < n; i++) { if (keep) s->known[cards[i]] &= keep; else s->known[cards[i]] = 0; }
     s->blind_to[z] |= ALL_SEATS & ~keep;
     for (int64_t i = n - 1; i > 0; i--) {
@@ -277,7 +335,8 @@ static int64_t SAME(Ctx *C, int64_t a, int64_t b) {
     KS *s = C->s;
     if (NAME_INDEX[a] != NAME_INDEX[b] || s->loc[a] != s->loc[b]) return 0;
     if (HAS_GRIDS && s->cell_of[a] != s->cell_of[b]) return 0;
-    for (int64_t m = 0; m < NMARK; m++) if (s->marks[m][a] != s->marks[m][b]) return 0;
+    for (int64_t m = 0; m < NMARK; m++)
+        if (s->has_mark[m][a] != s->has_mark[m][b] || (s->has_mark[m][a] && s->marks[m][a] != s->marks[m][b])) return 0;
     return 1;
 }
 /* a candidate action: option, then its parameters' values */
