@@ -58,29 +58,26 @@ def test_many_games_sum_the_returns_of_single_games():
     assert any(any(r) for r in singles)  # somebody won some of them
 
 
-HOSTED = """
-game: {name: Hosted, players: 2}
-components:
-  box:
-    in: pool
-    table:
-      - {count: 2}
-zones:
-  pool: {visibility: all}
-  inside: {per: box, visibility: all}
+LIMITED = """
+game: {name: Limited, players: 2}
+vars:
+  rounds: 0
 flow:
-  - choose:
-      options:
-        open:
-          effects: ["end_game()"]
+  - while: rounds < 3
+    limit: 5
+    do:
+      - choose:
+          options:
+            go:
+              effects: ["rounds += 1"]
 """
 
 
 def test_unsupported_construct_falls_back_with_its_place(tmp_path):
-    path = tmp_path / "hosted.yaml"
+    path = tmp_path / "limited.yaml"
     with pytest.raises(NativeUnavailable) as caught:
-        kernel_for(load_game(path, text=HOSTED))
-    assert str(caught.value) == f"native: zones kept per component at {path}:10 not supported yet; using Python"
+        kernel_for(load_game(path, text=LIMITED))
+    assert str(caught.value) == f"native: a while loop with a limit at {path}:6 not supported yet; using Python"
 
 
 def test_simulate_says_which_engine_ran(capsys):

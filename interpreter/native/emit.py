@@ -28,6 +28,7 @@ class Tables:
         self.player_vars = list(game.ruleset.player_vars)
         self.attributes: list = []
         self.attached_families: list = []
+        self.kinds_by_text = False  # whether components(kind) is asked of a kind known only when it runs
         self.positions: list = []
         self.options: list = []  # every option of every decision, by the number the kernel logs
         self.param_kinds: list = []  # per option, the type of each parameter's values ('list', 'str', ...)
@@ -190,6 +191,14 @@ class Emitter:
             values = [-1 if v is None else t.text(v) if isinstance(v, str) else int(v) for v in game.attr_tables[name]]
             lines.append(_table(t.attribute(name), values or [0]))
             lines.append(_table(t.attribute(name) + "_HAS", [int(v is not None) for v in game.attr_tables[name]] or [0]))
+        starts, ids = [0], []
+        for text in t.texts:  # the components of the kind each text names (components(kind))
+            ids += game.components_by_kind.get(text, []) if t.kinds_by_text else []
+            starts.append(len(ids))
+        lines.append(_table("KIND_START", starts))
+        lines.append(_table("KIND_IDS", ids or [0]))
+        lines.append(_table("KIND_NAMED", [int(text in game.components_by_kind) for text in t.texts] or [0]))
+        lines.append(f"#define NTEXTS {len(t.texts)}")
         ranks = sorted(range(len(t.texts)), key=lambda i: t.texts[i])
         lines.append(_table("TEXT_RANK", [ranks.index(i) for i in range(len(t.texts))] or [0]))
         return "\n".join(lines) + "\n"

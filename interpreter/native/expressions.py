@@ -276,9 +276,12 @@ class Expressions:
             return f"RANGE(C, {a[0]}, {a[1]})"
         if name == "components" and len(args) == 1:
             kind = self.static_text(args[0])
-            if kind not in self.game.components_by_kind:
-                raise Unsupported("components() of a kind not written out", node.pos)
-            return self._x_literal(ast.Literal(node.pos, list(self.game.components_by_kind[kind])), scope)
+            if kind in self.game.components_by_kind:
+                return self._x_literal(ast.Literal(node.pos, list(self.game.components_by_kind[kind])), scope)
+            for known in self.game.components_by_kind:  # the table of kinds by text (emit.py) lists them all
+                self.tables.text(known)
+            self.tables.kinds_by_text = True
+            return f"COMPONENTS(C, {a[0]})"
         if name == "owner_of" and len(a) == 1:
             return f"OWNER_NOW(C, CK(C, {a[0]}, NZ))"
         if name in ("next_player", "previous_player") and len(a) in (1, 2):

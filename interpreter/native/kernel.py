@@ -244,6 +244,7 @@ class Kernel:
         limits = "docs/language.md, Bounded execution"
         triggers = game.ruleset.triggers
         texts = {
+            "no_kind": (f"components(): no component kind '{_name(self.tables.texts, a)}'", None),
             "no_mark": (f"native: {_name(game.names, a)} has no mark '{_name(game.mark_names, b)}'",
                         "run it with --engine python"),
             "no_attribute": (f"{_name(game.names, a)} (a {_name(game.kinds, a)}) has no attribute "

@@ -2,7 +2,7 @@
 bounds-checked reads and overflow-checked arithmetic.  The generated part (:mod:`.emit`) defines
 the sizes (NC, NZ, NCELL, ...) and the game's tables before including this text."""
 
-ERRORS = ("no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
+ERRORS = ("no_kind", "no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
           "memory", "range", "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty",
           "bottom_empty", "repeat", "die", "call_depth")
 ERROR_CODE = {name: i + 1 for i, name in enumerate(ERRORS)}
@@ -231,6 +231,12 @@ static inline int64_t ATTRP(Ctx *C, const int64_t *table, const int64_t *has, in
     c = CK(C, c, NC);
     if (!has[c]) fail(C, E_no_attribute, c, which);
     return table[c];
+}
+static inline int64_t COMPONENTS(Ctx *C, int64_t kind) {
+    if (kind < 0 || kind >= NTEXTS || !KIND_NAMED[kind]) fail(C, E_no_kind, kind, 0);
+    int64_t h = NEWLIST(C, KIND_START[kind + 1] - KIND_START[kind]);
+    for (int64_t i = 0; i < LEN(h); i++) ITEM(h, i) = KIND_IDS[KIND_START[kind] + i];
+    return h;
 }
 /* a move of component c into zone dest (onto cell, or -1): State.move_component with static masks */
 static void MOVE(Ctx *C, int64_t c, int64_t dest, int64_t bottom, int64_t cell) {
