@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Whole random games per second in the native kernel (interpreter/native/), in the Python engine and
-in OpenSpiel's C++ games driven from Python, and the time to build each kernel, cold and cached.
+"""Whole random games per second in the native kernel (interpreter/native/), in the Python engine, in
+OpenSpiel's C++ games driven from Python (the classics) and in the hand-written Python games of
+../shared/baselines (La Famiglia, Gangster; 2 players), and the time to build each kernel, cold and cached.
 
-    nice -n 10 python benchmarks/native.py                    # the classics the kernel covers, 1 s each
+    nice -n 10 python benchmarks/native.py                    # the classics and the seed games, 1 s each
     nice -n 10 python benchmarks/native.py --seconds 3 tic-tac-toe
 
 Needs the native extra (pip install -e '.[native]') and a C compiler; the OpenSpiel column needs the
@@ -34,6 +35,8 @@ from interpreter import load_game  # noqa: E402
 from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
 from interpreter.native.reference import play_python  # noqa: E402
 
+SEED_GAMES = ["la-famiglia", "gangster", "pferderennen-mafia", "mafiadollar"]
+BASELINES = {"la-famiglia": "la_famiglia", "gangster": "gangster"}  # hand-written games in ../shared/baselines
 OPENSPIEL = {"tic-tac-toe": ("tic_tac_toe", {}), "connect-four": ("connect_four", {}),
              "kuhn-poker": ("kuhn_poker", {"players": 2}), "leduc-poker": ("leduc_poker", {"players": 2})}
 CACHED = ("import sys, time; sys.path.insert(0, {root!r}); from interpreter import load_game; "
@@ -77,6 +80,28 @@ def openspiel_rate(name: str, seconds: float):
     return games / (time.process_time() - start)
 
 
+def baseline_rate(name: str, folder, seconds: float):
+    """Whole random games per second of the hand-written game (see the baselines' README), if found."""
+    if name not in BASELINES or folder is None:
+        return None
+    sys.path.insert(0, str(folder))
+    hand = __import__(BASELINES[name])
+    games, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        s, rng = hand.new_game(games, 2), random.Random(games)
+        while not hand.is_over(s):
+            hand.apply(s, rng.choice(hand.legal_actions(s)))
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def baselines_folder():
+    for folder in (ROOT.parent / "shared" / "baselines", ROOT.parent.parent / "shared" / "baselines"):
+        if (folder / "ratio.py").is_file():
+            return folder
+    return None
+
+
 def cached_build(name: str) -> float:
     out = subprocess.run([sys.executable, "-c", CACHED.format(root=str(ROOT), name=name)], check=True,
                          capture_output=True, text=True, env=os.environ).stdout.split()
@@ -86,25 +111,26 @@ def cached_build(name: str) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rulesets", nargs="*", default=list(OPENSPIEL))
+    parser.add_argument("rulesets", nargs="*", default=list(OPENSPIEL) + SEED_GAMES)
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement (default 1)")
     args = parser.parse_args()
-    print(f"{'ruleset':14} {'kernel g/s':>11} {'python g/s':>11} {'ratio':>7} {'openspiel g/s':>14} "
-          f"{'kernel/os':>9} {'cold s':>7} {'cached s':>9}")
+    folder = baselines_folder()
+    print(f"{'ruleset':19} {'kernel g/s':>11} {'python g/s':>11} {'ratio':>6} {'other g/s':>10} "
+          f"{'kernel/other':>12} {'cold s':>7} {'cached s':>9}   (other: OpenSpiel C++ or hand-written Python)")
     for name in args.rulesets:
         game = load_game(name)
         start = time.perf_counter()
         try:
             kernel = kernel_for(game)
         except NativeUnavailable as exc:
-            print(f"{name:14} {exc}")
+            print(f"{name:19} {exc}")
             continue
         cold = time.perf_counter() - start
         native, python = kernel_rate(kernel, args.seconds), python_rate(game, args.seconds)
-        theirs = openspiel_rate(name, args.seconds) if name in OPENSPIEL else None
-        versus = f"{native / theirs:9.2f}" if theirs else f"{'-':>9}"
-        print(f"{name:14} {native:11.0f} {python:11.1f} {native / python:7.0f} "
-              f"{(f'{theirs:.0f}' if theirs else '-'):>14} {versus} {cold:7.2f} {cached_build(name):9.3f}")
+        theirs = openspiel_rate(name, args.seconds) if name in OPENSPIEL else baseline_rate(name, folder, args.seconds)
+        versus = f"{native / theirs:12.1f}" if theirs else f"{'-':>12}"
+        print(f"{name:19} {native:11.0f} {python:11.1f} {native / python:6.0f} "
+              f"{(f'{theirs:.1f}' if theirs else '-'):>10} {versus} {cold:7.2f} {cached_build(name):9.3f}")
     return 0
 
 
