@@ -43,7 +43,7 @@ def _same_games(name, params, players, seeds) -> None:
 
 @pytest.mark.parametrize("name, params, players", COVERED)
 def test_kernel_plays_the_games_python_plays(name, params, players):
-    _same_games(name, params, players, range(8 if name in SEED_GAMES else 60))
+    _same_games(name, params, players, range(5 if name in SEED_GAMES else 60))
 
 
 @pytest.mark.slow

@@ -7,8 +7,8 @@ keys the compiled module in the user's cache folder: a second build of the same 
 """
 from __future__ import annotations
 
-import glob
 import hashlib
+import importlib.machinery
 import importlib.util
 import os
 import tempfile
@@ -24,6 +24,7 @@ from .emit import LCAP, MAXLOG, Emitter, struct_text
 from .expressions import SCALARS, Unsupported
 from .prelude import ERRORS
 
+MAX_SOURCE = 4_000_000  # characters of C: a bound on the compiler's work for one ruleset
 _LOADED: dict = {}  # SHA-256 of a source -> its compiled module
 
 
@@ -55,6 +56,9 @@ def kernel_for(game) -> "Kernel":
     except Unsupported as exc:
         where = f" at {exc.where.file}:{exc.where.line}" if exc.where is not None else ""
         raise NativeUnavailable(f"native: {exc.what}{where} not supported yet; using Python") from None
+    if len(source) > MAX_SOURCE:
+        raise NativeUnavailable(f"native: the kernel's C source would be {len(source) // 1000:,} kB, more than "
+                                f"{MAX_SOURCE // 1000:,} kB (definitions expand where they are used); using Python")
     started = time.perf_counter()
     module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars),
                                                         len(emitter.tables.player_vars), emitter.max_params))
@@ -69,7 +73,8 @@ def _compiled(cffi, source, struct):
         return _LOADED[key], True
     name = f"_rulebook_kernel_{key}"
     folder = kernel_folder()
-    found = glob.glob(str(folder / f"{name}.*.so")) + glob.glob(str(folder / f"{name}.*.pyd"))
+    found = [str(folder / (name + suffix)) for suffix in importlib.machinery.EXTENSION_SUFFIXES
+             if (folder / (name + suffix)).is_file()]  # built for this Python (the folder may serve several)
     cached = bool(found)
     if not found:
         ffi = cffi.FFI()
