@@ -149,3 +149,22 @@ def test_a_failing_rule_is_the_located_error_python_gives(tmp_path, text, messag
         play_python(game, 1, 2)
     assert str(native.value) == str(python.value)
     assert message in str(native.value) and native.value.position.line == line
+
+
+@pytest.mark.parametrize("name, players", [("la-famiglia", None), ("pferderennen-mafia", None), ("mafiadollar", 3),
+                                           ("gangster", 3), ("liars-dice", None)])
+def test_states_convert_to_the_kernels_arrays_and_back_exactly(name, players):
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    s, checked = game.new_initial_state(4), 0
+    for step in range(400):
+        if step % 3 == 0:
+            again = kernel.state(kernel.arrays(s))
+            data, expected = comparable(again), comparable(s)
+            assert data.pop("stack") == [] and expected.pop("stack")
+            assert data == expected, (name, step)
+            checked += 1
+        s.apply_action(s.legal_actions()[(step * 5) % len(s.legal_actions())])
+        if s.is_terminal():
+            break
+    assert checked >= 2

@@ -110,30 +110,52 @@ class Kernel:
         self._start = self._initial()
 
     def _initial(self):
-        """The state before setup, as the kernel's arrays (``Game.new_initial_state`` before ``setup``)."""
+        """The state before setup (``Game.new_initial_state`` before it runs ``setup``) as arrays."""
+        game, rs = self.game, self.game.ruleset
+        s = State(game)
+        s.zones = [z[:] for z in game.initial_zones]
+        s.loc = game.initial_loc[:]
+        s.cell_of = [None] * game.num_components
+        s.cells = [None] * len(game.cell_zone)
+        s.known = [game.all_seats] * game.num_components
+        s.marks = {m: v[:] for m, v in game.initial_marks.items()}
+        s.vars = {n: v.initial for n, v in rs.vars.items()}
+        s.pvars = {n: [v.initial] * game.num_players for n, v in rs.player_vars.items()}
+        return self.arrays(s)
+
+    def arrays(self, s):
+        """The kernel's arrays of a state's data (zones, places, cells, what each seat knows, marks,
+        variables, the generator): everything but the flow's stack, which the kernel does not resume
+        yet.  ``state(arrays(s))`` gives back that data exactly."""
         game, ks = self.game, self.ffi.new("KS *")
-        for z, cards in enumerate(game.initial_zones):
+        if s.chance is not None:
+            raise NativeUnavailable("native: a state in explicit chance mode; using Python")
+        for z, cards in enumerate(s.zones):
             ks.zlen[z] = len(cards)
             for i, c in enumerate(cards):
                 ks.zitems[z][i] = c
         for c in range(game.num_components):
-            ks.loc[c] = game.initial_loc[c]
-            ks.cell_of[c] = -1
-            ks.known[c] = game.all_seats
+            ks.loc[c] = s.loc[c]
+            ks.cell_of[c] = -1 if s.cell_of[c] is None else s.cell_of[c]
+            ks.known[c] = s.known[c]
         for cell in range(len(game.cell_zone)):
-            ks.cells[cell] = -1
+            ks.cells[cell] = -1 if s.cells[cell] is None else s.cells[cell]
+        for z, seats in enumerate(s.blind_to):
+            ks.blind_to[z] = seats
         for m, name in enumerate(game.mark_names):
-            for c, value in enumerate(game.initial_marks[name]):
+            for c, value in enumerate(s.marks[name]):
                 ks.marks[m][c] = 0 if value is None else value
                 ks.has_mark[m][c] = value is not None
-        rs = game.ruleset
         for i, name in enumerate(self.tables.vars):
-            self._store(ks.vars, ks.lvars, i, rs.vars[name].initial)
+            self._store(ks.vars, ks.lvars, i, s.vars[name])
         for i, name in enumerate(self.tables.player_vars):
             for p in range(game.num_players):
-                self._store(ks.pvars[i], ks.lpvars[i], p, rs.player_vars[name].initial)
-        ks.decider = -1
-        ks.end_reason = -1
+                self._store(ks.pvars[i], ks.lpvars[i], p, s.pvars[name][p])
+        ks.rng = s.rng
+        ks.n_log = s.moves
+        ks.decider = -1 if s.decider is None else s.decider
+        ks.end_reason = -1 if s.end_reason is None else self.tables.text(s.end_reason)
+        ks.over = s.over
         ks.cap = MAXLOG
         return ks
 
@@ -195,7 +217,8 @@ class Kernel:
         return out
 
     def state(self, ks) -> State:
-        """The kernel's finished game as a :class:`State` (narration muted: none is kept)."""
+        """The kernel's arrays as a :class:`State`: a finished game (narration muted: none is kept),
+        or, from :meth:`arrays`, a state's data without its stack."""
         game = self.game
         s = State(game)
         s.zones = [[ks.zitems[z][i] for i in range(ks.zlen[z])] for z in range(len(game.zone_names))]
@@ -215,7 +238,10 @@ class Kernel:
         s.stack = []
         s.moves = ks.n_log
         s.end_reason = None if ks.end_reason < 0 else self.tables.texts[ks.end_reason]
-        s.finish()
+        if ks.over:
+            s.finish()
+        else:
+            s.decider = None if ks.decider < 0 else ks.decider
         return s
 
     def _mark(self, name, value):
