@@ -13,7 +13,7 @@ from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ERRORS, PRELUDE
 
 VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
-MAXLOG = 4096  # the actions of one game the kernel records
+MAXLOG = 16384  # the actions of one game the kernel records (a longer game goes on, unrecorded)
 MAXCAND = 4096  # the legal actions of one decision
 LCAP = 64  # the items a list variable holds in the kernel (more: a located error that says to use Python)
 

@@ -156,7 +156,7 @@ class Kernel:
         ks.decider = -1 if s.decider is None else s.decider
         ks.end_reason = -1 if s.end_reason is None else self.tables.text(s.end_reason)
         ks.over = s.over
-        ks.cap = MAXLOG
+        ks.cap = 100_000
         return ks
 
     def _store(self, numbers, lists, i, value) -> None:
@@ -178,16 +178,16 @@ class Kernel:
             return self.tables.text(value)
         return int(value)
 
-    def play(self, seed: int, policy_seed: int, max_decisions: int = MAXLOG):
+    def play(self, seed: int, policy_seed: int, max_decisions: int = 100_000):
         """One game from seed ``seed`` with every seat uniformly random (the policy's own splitmix
-        stream from ``policy_seed``): ``(actions, state)``, each action ``(option name, values)``,
-        the state a finished :class:`State`, or None when the game reached ``max_decisions`` (at
-        most MAXLOG) unfinished.  A rule that fails raises its RulesRuntimeError."""
+        stream from ``policy_seed``): ``(actions, state)``, each action ``(option name, values)``
+        (the first MAXLOG of them), the state a finished :class:`State`, or None when the game
+        reached ``max_decisions`` unfinished.  A rule that fails raises its RulesRuntimeError."""
         ks = self.ffi.new("KS *")
         self.ffi.memmove(ks, self._start, self.ffi.sizeof("KS"))
         ks.rng = seed & ((1 << 64) - 1)
         ks.policy_rng = policy_seed & ((1 << 64) - 1)
-        ks.cap = max(0, min(max_decisions, MAXLOG))
+        ks.cap = max(0, max_decisions)
         outcome = self.lib.k_play(ks)
         if outcome == 1:
             raise self.error(ks)
@@ -201,15 +201,15 @@ class Kernel:
         if done < count:
             if work.err:
                 raise self.error(work)
-            raise RulesRuntimeError(f"game {seed + done} went past {MAXLOG} decisions in the native kernel",
-                                    hint="run it with --engine python")
+            raise RulesRuntimeError(f"game {seed + done} went past {work.cap:,} decisions in the native kernel",
+                                    hint="a game that does not end: check the flow")
         return list(totals)
 
     def actions(self, ks) -> list:
         """The actions the kernel took, each ``(option name, parameter values)``, a value that is a
         list as None (the kernel keeps no lists once the game is over)."""
         out = []
-        for i in range(ks.n_log):
+        for i in range(min(ks.n_log, MAXLOG)):
             row = ks.log[i]
             option = self.tables.options[row[0]]
             kinds = self.tables.param_kinds[row[0]]

@@ -359,7 +359,7 @@ static int64_t PICK(Ctx *C) {
     s->policy_rng += GAMMA;
     int64_t i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
-    memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));
+    if (s->n_log < MAXLOG) memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));  /* the first MAXLOG kept */
     s->n_log += 1;
     s->moves += 1;
     return i;
