@@ -12,13 +12,15 @@ whole games in C (``Kernel.play_many``: the states stay in C, only the sums of r
 the Python engine the kernel's own policy (``interpreter.native.reference.play_python``), OpenSpiel
 ``state.apply_action(random.choice(state.legal_actions()))`` with chance sampled.  "cold" builds in
 an empty cache folder (generate C, compile, import); "cached" is ``kernel_for`` in a new process
-whose cache holds the kernel.
+whose cache holds the kernel; "cold s" is wall time, "cpu s" the CPU time of the build (this process and
+the compiler), which is what a build costs on an idle machine.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,6 +44,12 @@ OPENSPIEL = {"tic-tac-toe": ("tic_tac_toe", {}), "connect-four": ("connect_four"
 CACHED = ("import sys, time; sys.path.insert(0, {root!r}); from interpreter import load_game; "
           "from interpreter.native import kernel_for; g = load_game({name!r}); t = time.perf_counter(); "
           "k = kernel_for(g); print(time.perf_counter() - t, k.cached)")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its children (the C compiler)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def kernel_rate(kernel, seconds: float) -> float:
@@ -116,21 +124,22 @@ def main() -> int:
     args = parser.parse_args()
     folder = baselines_folder()
     print(f"{'ruleset':19} {'kernel g/s':>11} {'python g/s':>11} {'ratio':>6} {'other g/s':>10} "
-          f"{'kernel/other':>12} {'cold s':>7} {'cached s':>9}   (other: OpenSpiel C++ or hand-written Python)")
+          f"{'kernel/other':>12} {'cold s':>7} {'cpu s':>7} {'cached s':>9}   "
+          "(other: OpenSpiel C++ or hand-written Python)")
     for name in args.rulesets:
         game = load_game(name)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         try:
             kernel = kernel_for(game)
         except NativeUnavailable as exc:
             print(f"{name:19} {exc}")
             continue
-        cold = time.perf_counter() - start
+        cold, cold_cpu = time.perf_counter() - start, _cpu() - cpu
         native, python = kernel_rate(kernel, args.seconds), python_rate(game, args.seconds)
         theirs = openspiel_rate(name, args.seconds) if name in OPENSPIEL else baseline_rate(name, folder, args.seconds)
         versus = f"{native / theirs:12.1f}" if theirs else f"{'-':>12}"
         print(f"{name:19} {native:11.0f} {python:11.1f} {native / python:6.0f} "
-              f"{(f'{theirs:.1f}' if theirs else '-'):>10} {versus} {cold:7.2f} {cached_build(name):9.3f}")
+              f"{(f'{theirs:.1f}' if theirs else '-'):>10} {versus} {cold:7.1f} {cold_cpu:7.1f} {cached_build(name):9.3f}")
     return 0
 
 
