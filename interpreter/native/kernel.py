@@ -110,18 +110,8 @@ class Kernel:
         self._start = self._initial()
 
     def _initial(self):
-        """The state before setup (``Game.new_initial_state`` before it runs ``setup``) as arrays."""
-        game, rs = self.game, self.game.ruleset
-        s = State(game)
-        s.zones = [z[:] for z in game.initial_zones]
-        s.loc = game.initial_loc[:]
-        s.cell_of = [None] * game.num_components
-        s.cells = [None] * len(game.cell_zone)
-        s.known = [game.all_seats] * game.num_components
-        s.marks = {m: v[:] for m, v in game.initial_marks.items()}
-        s.vars = {n: v.initial for n, v in rs.vars.items()}
-        s.pvars = {n: [v.initial] * game.num_players for n, v in rs.player_vars.items()}
-        return self.arrays(s)
+        """The state before setup (``Game.state_before_setup``) as the kernel's arrays."""
+        return self.arrays(self.game.state_before_setup())
 
     def arrays(self, s):
         """The kernel's arrays of a state's data (zones, places, cells, what each seat knows, marks,
