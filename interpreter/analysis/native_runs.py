@@ -44,14 +44,14 @@ def simulate_native(kernel, spec: RunSpec, games: int, on_game=None) -> tuple:
     for index in range(games):
         seed = spec.seed + index
         try:
-            actions, state = kernel.play(seed, policy_seed(spec.seed, index), spec.max_decisions)
+            decisions, state = kernel.outcome(seed, policy_seed(spec.seed, index), spec.max_decisions)
         except RulebookError as exc:
             exc.message = f"game {index + 1} (seed {seed}): {exc.message}"
             raise
         if state is None:
-            results.append(GameResult(seed, [], [0] * players, len(actions), False))
+            results.append(GameResult(seed, [], [0] * players, decisions, False))
         else:
-            results.append(GameResult(seed, state.winners(), state.returns(), len(actions), True, state.end_reason))
+            results.append(GameResult(seed, state.winners(), state.returns(), decisions, True, state.end_reason))
         if on_game:
             on_game(1)
     return summarize(results, players, time.perf_counter() - started), results

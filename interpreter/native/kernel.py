@@ -108,6 +108,8 @@ class Kernel:
         self.build_seconds = build_seconds
         self.cached = cached
         self._start = self._initial()
+        self._work = None
+        self._head = self.ffi.offsetof("KS", "n_log")  # the state; the log and candidates after it are scratch
 
     def _initial(self):
         """The state before setup (``Game.state_before_setup``) as the kernel's arrays."""
@@ -173,15 +175,27 @@ class Kernel:
         stream from ``policy_seed``): ``(actions, state)``, each action ``(option name, values)``
         (the first MAXLOG of them), the state a finished :class:`State`, or None when the game
         reached ``max_decisions`` unfinished.  A rule that fails raises its RulesRuntimeError."""
-        ks = self.ffi.new("KS *")
-        self.ffi.memmove(ks, self._start, self.ffi.sizeof("KS"))
+        ks = self._run(seed, policy_seed, max_decisions)
+        return self.actions(ks), self.state(ks) if not ks.err and ks.over else None
+
+    def outcome(self, seed: int, policy_seed: int, max_decisions: int = 100_000):
+        """``play`` without the actions: ``(decisions taken, finished State or None)``."""
+        ks = self._run(seed, policy_seed, max_decisions)
+        return ks.n_log, self.state(ks) if ks.over else None
+
+    def _run(self, seed, policy_seed, max_decisions):
+        """Play one game in the kernel's work arrays (reused: a copy of the start state each time)."""
+        ks = self._work
+        if ks is None:
+            ks = self._work = self.ffi.new("KS *")
+        self.ffi.memmove(ks, self._start, self._head)
         ks.rng = seed & ((1 << 64) - 1)
         ks.policy_rng = policy_seed & ((1 << 64) - 1)
         ks.cap = max(0, max_decisions)
-        outcome = self.lib.k_play(ks)
-        if outcome == 1:
+        ks.over = 0
+        if self.lib.k_play(ks) == 1:
             raise self.error(ks)
-        return self.actions(ks), self.state(ks) if outcome == 0 else None
+        return ks
 
     def play_many(self, count: int, seed: int = 0, policy_seed: int = 0) -> list:
         """``count`` games from seeds ``seed``, ``seed + 1``, ...: the sums of each seat's returns."""
