@@ -10,7 +10,7 @@ from __future__ import annotations
 from dsl import ast, ir
 
 from .expressions import SCALARS, Expressions, Scope, Unsupported
-from .prelude import ERRORS, PRELUDE
+from .prelude import ENTRY, ERRORS, PRELUDE
 
 VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
 MAXLOG = 16384  # the actions of one game the kernel records (a longer game goes on, unrecorded)
@@ -485,41 +485,3 @@ def struct_text(game, nvars, npvars, max_params) -> str:
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
             f"int64_t returns[{game.num_players}]; }} KS;")
 
-
-ENTRY = r"""
-/* play the game in s (a state before setup) to its end: 0 when it ended, 1 on an error (s->err),
-   2 when it reached s->cap decisions (cut off, not scored) */
-int64_t k_play(KS *s) {
-    Ctx ctx;
-    Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0;
-    C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
-    if (!C->arena) { s->err = E_memory; return 1; }
-    s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
-    int r = setjmp(C->jb);
-    if (r == 0) {
-        setup(C);
-        C->steps = 0;
-        flow(C);
-    }
-    if (r == 1 || r == 3) { free(C->arena); return r == 1 ? 1 : 2; }
-    s->over = 1; s->decider = -1;
-    r = setjmp(C->jb);
-    if (r != 0) { free(C->arena); return 1; }
-    for (int64_t p = 0; p < NP; p++) { C->top = 0; C->iters = 0; s->returns[p] = score_of(C, p); }
-    free(C->arena);
-    return 0;
-}
-
-/* play n games from the state in start, seeds seed0, seed0 + 1, ...; sums of returns in totals */
-int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, int64_t *totals, KS *work) {
-    for (int64_t i = 0; i < n; i++) {
-        memcpy(work, start, offsetof(KS, n_log));
-        work->rng = seed0 + (uint64_t)i;
-        work->policy_rng = policy0 + (uint64_t)i;
-        if (k_play(work)) return i;  /* an error, or a game cut off */
-        for (int64_t p = 0; p < NP; p++) totals[p] += work->returns[p];
-    }
-    return n;
-}
-"""
