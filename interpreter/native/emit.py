@@ -112,7 +112,9 @@ class Emitter:
         body = (triggers + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
                 f"static void flow(Ctx *C) {{\n{flow_locals}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
-        return self.header() + PRELUDE + body + ENTRY
+        made = "".join(f"C->consts[{i}] = {code};\n" for i, code in enumerate(self.x.constants))
+        body += f"static void constants(Ctx *C) {{\n{made}}}\n"
+        return self.header() + f"#define NCONST {len(self.x.constants)}\n" + PRELUDE + body + ENTRY
 
     def triggers(self) -> str:
         """A C function per trigger (its condition and body, bound to 'component' and 'owner'), and

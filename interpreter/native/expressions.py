@@ -44,6 +44,14 @@ class Expressions:
         self.tables = tables
         self.counter = 0
         self.expanding: list = []
+        self.constants: list = []  # C expressions of lists that never change, made once per game
+
+    def constant(self, code) -> str:
+        """A list that never changes (its C expression reads nothing of the state or the locals):
+        made once when the game starts, then read from ``C->consts``."""
+        if code not in self.constants:
+            self.constants.append(code)
+        return f"C->consts[{self.constants.index(code)}]"
 
     def fresh(self, stem="t") -> str:
         self.counter += 1
@@ -104,7 +112,7 @@ class Expressions:
         if isinstance(value, list) and all(type(v) is int and INT_MIN < v <= INT_MAX for v in value):
             h = self.fresh("h")
             stores = "".join(f"ITEM({h}, {i}) = {v}LL; " for i, v in enumerate(value))
-            return f"({{ int64_t {h} = NEWLIST(C, {len(value)}); {stores}{h}; }})"
+            return self.constant(f"({{ int64_t {h} = NEWLIST(C, {len(value)}); {stores}{h}; }})")
         raise Unsupported(f"a literal of type {type(value).__name__}", node.pos)
 
     def _x_name(self, node, scope) -> str:
@@ -158,8 +166,13 @@ class Expressions:
         for item in node.items:
             self.check_scalar(item) if self.type_of(item) != "list" else None
         h = self.fresh("h")
-        stores = "".join(f"ITEM({h}, {i}) = {self.expr(item, scope)}; " for i, item in enumerate(node.items))
-        return f"({{ int64_t {h} = NEWLIST(C, {len(node.items)}); {stores}{h}; }})"
+        items = [self.expr(item, scope) for item in node.items]
+        stores = "".join(f"ITEM({h}, {i}) = {code}; " for i, code in enumerate(items))
+        code = f"({{ int64_t {h} = NEWLIST(C, {len(node.items)}); {stores}{h}; }})"
+        fixed = all(isinstance(item, ast.Literal) or self.symbols.get(item, ("",))[0] == "const"
+                    or (isinstance(item, ast.ListLit) and text.startswith("C->consts["))
+                    for item, text in zip(node.items, items))  # written out, or lists that are constants
+        return self.constant(code) if fixed else code
 
     # ---- operators -----------------------------------------------------------------------------
     def _x_binop(self, node, scope) -> str:
@@ -322,7 +335,8 @@ class Expressions:
         first, rows, columns = self.game.zone_grid[zone]
         check = f"(({a[0]}) == {zone} ? 0 : (fail(C, E_index, {a[0]}, 0), 0))"
         if name == "cells":
-            return f"({check}, RANGE(C, {first}, {first + rows * columns}))"
+            return self.constant(f"RANGE(C, {first}, {first + rows * columns})") if self._is_zone(node.args[0], zone) \
+                else f"({check}, RANGE(C, {first}, {first + rows * columns}))"
         if name == "cell_at":
             r, c = self.fresh("r"), self.fresh("c")
             return (f"({{ {check}; int64_t {r} = {a[1]}; int64_t {c} = {a[2]}; "
@@ -330,9 +344,16 @@ class Expressions:
                     f"{first} + ({r} - 1) * {columns} + {c} - 1 : -1; }})")
         outer, inner = (rows, columns) if name == "rows" else (columns, rows)
         item = (f"{first} + o_ * {columns} + i_" if name == "rows" else f"{first} + i_ * {columns} + o_")
-        return (f"({{ {check}; int64_t h_ = NEWLIST(C, {outer}); for (int64_t o_ = 0; o_ < {outer}; o_++) {{ "
-                f"int64_t l_ = NEWLIST(C, {inner}); for (int64_t i_ = 0; i_ < {inner}; i_++) ITEM(l_, i_) = {item}; "
-                f"ITEM(h_, o_) = l_; }} h_; }})")
+        lines = (f"int64_t h_ = NEWLIST(C, {outer}); for (int64_t o_ = 0; o_ < {outer}; o_++) {{ "
+                 f"int64_t l_ = NEWLIST(C, {inner}); for (int64_t i_ = 0; i_ < {inner}; i_++) ITEM(l_, i_) = {item}; "
+                 f"ITEM(h_, o_) = l_; }} h_;")
+        if self._is_zone(node.args[0], zone):
+            return self.constant(f"({{ {lines} }})")
+        return f"({{ {check}; {lines} }})"
+
+    def _is_zone(self, node, zone) -> bool:
+        """Whether a node names the zone ``zone`` itself (a zone written out)."""
+        return self.symbols.get(node, ("",))[0] == "zone" and self.game.family_base[self.symbols[node][1]] == zone
 
     def define(self, node, scope) -> str:
         """A definition expanded in place, its parameters bound once to the arguments' values."""

@@ -28,6 +28,8 @@ typedef struct {
     int64_t iters;
     int64_t pos;
     int64_t depth;
+    int64_t base;  /* the arena below it holds the constant lists (made once per game) */
+    int64_t consts[NCONST + 1];
 } Ctx;
 static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
 /* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
@@ -380,6 +382,8 @@ int64_t k_play(KS *s) {
     s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
     int r = setjmp(C->jb);
     if (r == 0) {
+        constants(C);
+        C->base = C->top;
         setup(C);
         C->steps = 0;
         flow(C);
@@ -388,7 +392,7 @@ int64_t k_play(KS *s) {
     s->over = 1; s->decider = -1;
     r = setjmp(C->jb);
     if (r != 0) { free(C->arena); return 1; }
-    for (int64_t p = 0; p < NP; p++) { C->top = 0; C->iters = 0; s->returns[p] = score_of(C, p); }
+    for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
     free(C->arena);
     return 0;
 }
