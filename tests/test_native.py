@@ -138,8 +138,24 @@ flow:
 """
 
 
+RUNAWAY = """
+game: {name: Runaway, players: 2}
+vars:
+  n: 0
+flow:
+  - choose:
+      options:
+        go:
+          effects:
+            - while: true
+              do:
+                - n += 1
+"""
+
+
 @pytest.mark.parametrize("text, message, line", [(OVERFLOW, "out of range", 12),
-                                                  (BOUNCING, "set off more than 50 triggers in a row", 12)])
+                                                  (BOUNCING, "set off more than 50 triggers in a row", 12),
+                                                  (RUNAWAY, "200000 steps without asking anyone", 10)])
 def test_a_failing_rule_is_the_located_error_python_gives(tmp_path, text, message, line):
     path = tmp_path / "failing.yaml"
     game = load_game(path, text=text)

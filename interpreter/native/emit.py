@@ -30,6 +30,7 @@ class Tables:
         self.attached_families: list = []
         self.kinds_by_text = False  # whether components(kind) is asked of a kind known only when it runs
         self.positions: list = []
+        self.frames: list = []  # names of procedures, for the error of a loop that never ends
         self.options: list = []  # every option of every decision, by the number the kernel logs
         self.param_kinds: list = []  # per option, the type of each parameter's values ('list', 'str', ...)
 
@@ -90,6 +91,7 @@ class Emitter:
         self.max_params = max([len(o.params) for body in bodies for s in ir.walk(body) if isinstance(s, ir.Choose)
                                for o in s.options] + [1])
         self.deciding = True
+        self.frame = "flow"
 
     # ---- the whole source --------------------------------------------------------------------
     def source(self) -> str:
@@ -100,9 +102,10 @@ class Emitter:
                 raise Unsupported(f"the mark '{mark}' of mixed types", None)
         self.deciding = False
         triggers = self.triggers()
+        self.frame = "setup"
         setup = self.block(rs.setup, Scope())
         setup_locals = self._decls()
-        self.deciding = True
+        self.deciding, self.frame = True, "flow"
         flow = self.block(rs.flow, Scope())
         flow_locals = self._decls()
         score = "0"  # Game.score without a 'score'
@@ -126,6 +129,7 @@ class Emitter:
             bound = {"component": "component", "owner": "owner"}
             when = self.x.expr(trigger.when, Scope(bound)) if trigger.when is not None else "1"
             self.locals = dict(bound)  # the body's frame: its parameters, then its own locals
+            self.frame = f"trigger '{trigger.name}'"
             body = self.block(trigger.body, Scope())
             declared = self._decls()
             where = self.tables.position(trigger.position)
@@ -216,7 +220,7 @@ class Emitter:
         return "".join(self.statement(stmt, scope) for stmt in stmts)
 
     def statement(self, stmt, scope) -> str:
-        pos = f"C->pos = {self.tables.position(stmt.position)}; STEP(C); C->iters = 0;\n"
+        pos = f"C->pos = {self.tables.position(stmt.position)}; C->iters = 0;\n"
         method = getattr(self, "_s_" + type(stmt).__name__.lower(), None)
         if method is None:
             raise Unsupported(f"the statement {type(stmt).__name__}", stmt.position)
@@ -318,7 +322,8 @@ class Emitter:
         cond = self.x.expr(stmt.cond, self._scope(scope))
         return f"if ({cond}) {{\n{self.block(stmt.then, scope)}}} else {{\n{self.block(stmt.otherwise, scope)}}}\n"
 
-    def _loop(self, head, body_stmts, scope, tail="") -> str:
+    def _loop(self, head, body_stmts, scope, where) -> str:
+        """A loop: each round counts a step (runtime/limits.py), at the loop's place."""
         label = self.x.fresh("loop")
         reset = "" if self._carries_lists(body_stmts) else "C->top = {mark}; "
         self.loops.append(label)
@@ -328,8 +333,17 @@ class Emitter:
             self.loops.pop()
         mark = self.x.fresh("m")
         reset = reset.format(mark=mark)
-        return (f"{{ int64_t {mark} = C->top; {head} {{ {reset}STEP(C);\n{body}{label}_next: ; {tail}}}\n"
+        step = f"C->pos = {self.tables.position(where)}; C->frame = {self._frame()}; STEP(C);"
+        return (f"{{ int64_t {mark} = C->top; {head} {{ {reset}{step}\n{body}{label}_next: ; }}\n"
                 f"{label}_end: ; }}\n")
+
+    def _frame(self) -> int:
+        """The number of the name of the procedure being compiled (as the Python engine names its
+        frames: 'setup', 'flow', "trigger '...'", or the procedure's name) in ``tables.frames``."""
+        name = self.calls[-1][0].name if self.calls else self.frame
+        if name not in self.tables.frames:
+            self.tables.frames.append(name)
+        return self.tables.frames.index(name)
 
     def _carries_lists(self, stmts) -> bool:
         """Whether a loop's body gives a list to a local bound before the loop: then the lists one
@@ -346,14 +360,14 @@ class Emitter:
         if stmt.limit:
             raise Unsupported("a while loop with a limit", stmt.position)
         cond = self.x.expr(stmt.cond, self._scope(scope))
-        return self._loop(f"while ({cond})", stmt.body, scope)
+        return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)
 
     def _s_repeat(self, stmt, scope) -> str:
         count, i = self.x.fresh("n"), self.x.fresh("i")
         value = self.x.expr(stmt.count, self._scope(scope))
         head = (f"int64_t {count} = {value}; if ({count} > 1000000) fail(C, E_repeat, {count}, 0); "
                 f"for (int64_t {i} = 0; {i} < {count}; {i}++)")
-        return self._loop(head, stmt.body, scope)
+        return self._loop(head, stmt.body, scope, stmt.position)
 
     def _s_for(self, stmt, scope) -> str:
         source = self.x.as_list(stmt.source, self._scope(scope))
@@ -366,7 +380,8 @@ class Emitter:
             body = self.block(stmt.body, scope)
         finally:
             self.loops.pop()
-        return (f"{{ {head} {{ STEP(C); {var} = ITEM({h}, {i});\n{body}{label}_next: ; }}\n{label}_end: ; }}\n")
+        step = f"C->pos = {self.tables.position(stmt.position)}; C->frame = {self._frame()}; STEP(C);"
+        return (f"{{ {head} {{ {step} {var} = ITEM({h}, {i});\n{body}{label}_next: ; }}\n{label}_end: ; }}\n")
 
     _s_simultaneous = _s_for  # each player decides in turn, as the Python engine runs it
 

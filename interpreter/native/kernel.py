@@ -302,7 +302,8 @@ class Kernel:
             "first_empty": ("first(): the list is empty", None),
             "cell_taken": (f"cell {game.cell_text(a) if 0 <= a < len(game.cell_zone) else a} is taken by "
                            f"{_name(game.names, b)}", "check at(cell) == none first"),
-            "steps": (f"the rules ran {MAX_STEPS} steps without asking anyone for a decision",
+            "steps": (f"the rules ran {MAX_STEPS} steps without asking anyone for a decision "
+                      f"(in '{_name(self.tables.frames, a)}')",
                       "a loop here never ends: check that its condition becomes false, or add a 'break'"),
             "no_option": (f"{_name(game.player_names, a)} must decide here but has no legal option",
                           "add an option that is always possible (such as a pass), or 'if_none: skip'"),

@@ -28,6 +28,7 @@ typedef struct {
     int64_t iters;
     int64_t pos;
     int64_t depth;
+    int64_t frame;  /* the procedure a loop runs in, for the error of one that never ends */
     int64_t base;  /* the arena below it holds the constant lists (made once per game) */
     int64_t consts[NCONST + 1];
 } Ctx;
@@ -126,7 +127,7 @@ static inline int64_t ZLIST(Ctx *C, int64_t z) {
     return h;
 }
 static inline void ITER(Ctx *C) { if (++C->iters > MAX_ITER) fail(C, E_iterations, 0, 0); }
-static inline void STEP(Ctx *C) { if (++C->steps > MAX_STEPS) fail(C, E_steps, 0, 0); }
+static inline void STEP(Ctx *C) { if (++C->steps > MAX_STEPS) fail(C, E_steps, C->frame, 0); }
 static inline int64_t LASTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_last_empty, 0, 0); return ITEM(h, LEN(h) - 1); }
 static inline int64_t FIRSTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_first_empty, 0, 0); return ITEM(h, 0); }
 static inline int64_t TOP(Ctx *C, int64_t z) {
@@ -376,7 +377,7 @@ ENTRY = r"""
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0;
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
     C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
     if (!C->arena) { s->err = E_memory; return 1; }
     s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
