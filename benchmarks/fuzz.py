@@ -9,6 +9,7 @@ to its end (or a decision cap) with the invariants checked: every component in e
 and the state's JSON round trip exact.
 
     python benchmarks/fuzz.py --rulesets 10000 --states 1000 --seed 1
+    python benchmarks/fuzz.py --rulesets 100 --states 0 --native   # also the native kernel against Python
 
 prints the cases, clean errors, loads, tracebacks and time-outs of each kind, and the first
 tracebacks in full.  tests/test_hostile.py runs a short fuzz of the same kind.
@@ -160,7 +161,26 @@ def play_checked(game, seed: int) -> None:
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-def ruleset_case(rng: random.Random, folder: Path, texts: dict, keep: Path | None = None) -> str:
+def native_checked(game, seed: int) -> None:
+    """The same seeded game in the native kernel and in Python (interpreter/native/): the same actions
+    and final state, or the same error.  A ruleset the kernel does not cover is skipped."""
+    from interpreter.native import NativeUnavailable, kernel_for
+    from interpreter.native.reference import comparable, play_python
+    try:
+        kernel = kernel_for(game)
+    except NativeUnavailable:
+        return
+    outcomes = []
+    for play in (lambda: kernel.play(seed, seed + 1, DECISION_CAP), lambda: play_python(game, seed, seed + 1, DECISION_CAP)):
+        try:
+            actions, state = play()
+            outcomes.append((actions[:DECISION_CAP], comparable(state) if state is not None and state.over else None))
+        except RulebookError as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1], f"the kernel and Python differ: {str(outcomes)[:300]}"
+
+
+def ruleset_case(rng: random.Random, folder: Path, texts: dict, keep: Path | None = None, native=False) -> str:
     base = rng.choices(BASES, WEIGHTS)[0]
     if rng.random() < 0.8:
         data = mutate_data(yaml.safe_load(texts[base]), rng)
@@ -171,6 +191,11 @@ def ruleset_case(rng: random.Random, folder: Path, texts: dict, keep: Path | Non
     path.write_bytes(text)
     seed = rng.randrange(1000)
     outcome = guarded(lambda: play_checked(load_game(path), seed))
+    if native and outcome == "ok":  # no time limit here: a kernel takes a C compiler a second or two
+        try:
+            native_checked(load_game(path), seed)
+        except AssertionError:
+            outcome = "native difference:\n" + traceback.format_exc()
     if keep is not None and outcome.split(":")[0] not in ("ok", "clean"):
         keep.mkdir(parents=True, exist_ok=True)
         kept = keep / f"case-{len(list(keep.iterdir()))}-{base.stem}-seed{seed}.yaml"
@@ -237,7 +262,7 @@ def log_case(rng: random.Random, game, folder: Path) -> str:
 
 
 def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: int = 3, progress: int = 0,
-         keep: Path | None = None) -> Counter:
+         keep: Path | None = None, native: bool = False) -> Counter:
     """Run the cases; a Counter of outcomes per kind ('ruleset clean', 'state traceback', ...)."""
     rng = random.Random(seed)
     outcomes, failures = Counter(), []
@@ -246,7 +271,7 @@ def fuzz(rulesets: int, states: int, seed: int, report=print, first_failures: in
     with tempfile.TemporaryDirectory() as folder:
         for i in range(rulesets + states):
             if i < rulesets:
-                kind, outcome = "ruleset", ruleset_case(rng, Path(folder), texts, keep)
+                kind, outcome = "ruleset", ruleset_case(rng, Path(folder), texts, keep, native)
             elif (i - rulesets) % 2 == 0:
                 kind, outcome = "state", state_case(rng, games)
             else:
@@ -269,10 +294,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", type=int, default=0, metavar="N", help="report the counts every N cases")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="write each failing ruleset case to DIR")
+    parser.add_argument("--native", action="store_true",
+                        help="also play each ruleset that loads in the native kernel and compare (needs [native])")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     outcomes = fuzz(args.rulesets, args.states, args.seed, report=lambda text: print(text, file=sys.stderr, flush=True),
-                    progress=args.progress, keep=args.keep)
+                    progress=args.progress, keep=args.keep, native=args.native)
     for key in sorted(outcomes):
         print(f"{key}: {outcomes[key]}")
     bad = sum(n for key, n in outcomes.items() if not key.endswith((" ok", " clean")))

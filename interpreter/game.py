@@ -134,6 +134,18 @@ class Game(Layout):
             seed = operator.index(seed)
         except TypeError:
             raise ParameterError(f"the seed is a whole number, not {seed!r}") from None
+        s = self.state_before_setup()
+        s.rng = int(seed) & ((1 << 64) - 1)
+        if explicit_chance:
+            s.chance = ChanceRecord()
+            chance.start(s, lambda work: self.start_state(work, arrange))
+        else:
+            self.start_state(s, arrange)
+        return s
+
+    def state_before_setup(self) -> State:
+        """A new state with the components where the tables put them and the variables at their
+        initial values, before ``setup`` runs (generator state 0)."""
         s = State(self)
         s.zones = [z[:] for z in self.initial_zones]
         s.loc = self.initial_loc[:]
@@ -143,12 +155,6 @@ class Game(Layout):
         s.marks = {m: v[:] for m, v in self.initial_marks.items()}
         s.vars = {n: v.initial for n, v in self.ruleset.vars.items()}
         s.pvars = {n: [v.initial] * self.num_players for n, v in self.ruleset.player_vars.items()}
-        s.rng = int(seed) & ((1 << 64) - 1)
-        if explicit_chance:
-            s.chance = ChanceRecord()
-            chance.start(s, lambda work: self.start_state(work, arrange))
-        else:
-            self.start_state(s, arrange)
         return s
 
     def start_state(self, s: State, arrange=None) -> None:

@@ -19,6 +19,7 @@ FLOORS = [
     ("interpreter.codegen",),
     ("interpreter.compile",),
     ("interpreter.store",),
+    ("interpreter.native",),
     ("interpreter",),  # the package face and game.py
     ("interpreter.bots",),
     ("interpreter.analysis",),

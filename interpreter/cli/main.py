@@ -94,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                                              f"{SIM_BOT} everywhere); bots: flat, random, greedy, mcts")
     cli_runs.add_run_arguments(simulate)
     cli_strength.add_argument(simulate)
+    cli_sim.add_engine_argument(simulate)
     simulate.add_argument("--log", metavar="FILE",
                           help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
     simulate.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -11,6 +12,7 @@ from dsl.errors import ParameterError
 
 from ..analysis import display, paired, report, sanity, stats, strength
 from ..analysis.match_log import write_logs
+from ..analysis.native_runs import native_kernel, simulate_native
 from ..analysis.simulation import run, simulate, summarize
 from ..analysis.tournament import seat_orders, standings
 from . import strength as cli_strength
@@ -19,14 +21,31 @@ from .runs import check_specs, executor_for, output_console, public_summary, row
 
 
 # ---- simulate -------------------------------------------------------------------------------------
+def add_engine_argument(parser) -> None:
+    parser.add_argument("--engine", choices=("python", "native"), default="python",
+                        help="native: play in the compiled kernel (the [native] extra and a C compiler) where "
+                             "it covers the game and the seats, else in Python, saying why (default: python)")
+
+
 def cmd_simulate(args, game, specs) -> int:
     check_specs(specs)
     strong = cli_strength.strong_seats(args, specs)
     if args.report:
         report.check(args.report)  # before the run: a wrong path or a missing extra fails now
+    spec = run_spec(game, specs, args, bool(args.log))
+    native = getattr(args, "engine", "python") == "native"
+    kernel, why = native_kernel(game, spec) if native else (None, "")
+    if native and not args.json:
+        print(f"engine: native (kernel {'from the cache' if kernel.cached else f'built in {kernel.build_seconds:.1f} s'}; "
+              f"one process)" if kernel is not None else f"engine: python ({why})", file=sys.stderr)
     with executor_for(args) as executor, progress(args) as bar:
-        summary, results = simulate(game, run_spec(game, specs, args, bool(args.log)), args.games, executor,
-                                    bar.task(game.name, args.games))
+        if kernel is not None:
+            summary, results = simulate_native(kernel, spec, args.games, bar.task(game.name, args.games))
+        else:
+            summary, results = simulate(game, spec, args.games, executor, bar.task(game.name, args.games))
+        summary["engine"] = "native" if kernel is not None else "python"
+        if why:
+            summary["engine_fallback"] = why
         if strong:
             stronger = cli_strength.play_strong(game, strong, args, args.games, executor, bar)
     if args.log:
