@@ -1,7 +1,8 @@
 """Reversi (rulesets/reversi.yaml) against the rules of Othello.
 
 Each test quotes the rule it checks (docs/games/reversi.md gives the rulings).  Boards are written as
-eight rows of codes, top row first: ``B`` a black disc, ``W`` a white disc, ``.`` an empty square.
+rows of codes, top row first (rows not written are empty): ``B`` a black disc, ``W`` a white disc,
+``.`` an empty square.
 Cells are written ``r3c4`` (row 3, column 4, counted from 1) as in the game's action texts.
 Seats: 0 black (moves first), 1 white.
 """
@@ -12,6 +13,7 @@ import pytest
 from interpreter import IllegalActionError, load_game
 
 BLACK, WHITE = 0, 1
+EMPTY_ROW = ". . . . . . . ."
 _GAME: list = []
 
 
@@ -28,8 +30,10 @@ def cell_index(g, text: str) -> int:
 
 
 def start(rows, active=BLACK):
-    """A game whose board is ``rows`` (eight strings of eight codes) with ``active`` to move."""
+    """A game whose board is ``rows`` (strings of eight codes, top row first; rows not given are
+    empty) with ``active`` to move."""
     g = game()
+    rows = list(rows) + [EMPTY_ROW] * (8 - len(rows))
     assert len(rows) == 8 and all(len(r.split()) == 8 for r in rows)
 
     def fn(state):
@@ -86,10 +90,6 @@ def test_a_move_must_outflank_and_turns_every_outflanked_line():
         ". B . B . . . .",
         ". . W W W . . .",
         ". . . . W W B .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
     ])
     assert "play r4c3" not in legal(s)            # next to white discs, but it encloses none
     with pytest.raises(IllegalActionError):
@@ -110,10 +110,6 @@ def test_only_the_enclosed_line_turns_not_discs_beyond_an_own_disc():
         ". . . . . . . .",
         ". . . . . . . .",
         ". W B W W B . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
     ])
     s.apply_action("play r4c1")
     assert board(s)[3] == "B B B W W B . ."
@@ -125,13 +121,6 @@ def test_a_player_who_cannot_move_passes_and_the_game_ends_when_neither_can():
     over. Discs are counted and the player with the majority of their colour showing is the winner.«"""
     s = start([
         "B W . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
     ], active=WHITE)
     assert s.current_player() == BLACK            # white had no move and passed
     assert legal(s) == {"play r1c3"}
@@ -146,13 +135,6 @@ def test_equal_discs_is_a_draw():
     are a draw, which the engine reports as a win shared by both."""
     s = start([
         "B . W . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
-        ". . . . . . . .",
     ])
     assert s.is_terminal()
     assert s.returns() == [1, 1] and s.winners() == [BLACK, WHITE]
