@@ -14,7 +14,9 @@ def statements(stmts):
     for stmt in stmts:
         yield stmt
         for attr in ("then", "otherwise", "body"):
-            yield from statements(getattr(stmt, attr, []) or [])
+            inner = getattr(stmt, attr, None) or []
+            # a call for a value (let x = proc()) keeps the statement storing the value as its 'then'
+            yield from statements(inner if isinstance(inner, list) else [inner])
         for option in getattr(stmt, "options", []):
             yield from statements(option.body)
 
