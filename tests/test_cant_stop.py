@@ -19,10 +19,11 @@ from interpreter import IllegalActionError, load_game
 _GAMES: dict = {}
 
 
-def game_for(players=2):
-    if players not in _GAMES:
-        _GAMES[players] = load_game("cant-stop", players=players)
-    return _GAMES[players]
+def game_for(players=2, **params):
+    key = (players, tuple(sorted(params.items())))
+    if key not in _GAMES:
+        _GAMES[key] = load_game("cant-stop", players=players, params=params or None)
+    return _GAMES[key]
 
 
 def columns(**spaces) -> list:
@@ -33,13 +34,16 @@ def columns(**spaces) -> list:
     return out
 
 
-def start(*dice, players=2, progress=None):
-    """A new game in which the first player rolled ``dice``, the players' markers at ``progress``."""
-    game = game_for(players)
+def start(*dice, players=2, progress=None, runners=None, **params):
+    """A new game in which the first player rolled ``dice``, the players' markers at ``progress``
+    and the runners at ``runners`` (a progress list)."""
+    game = game_for(players, **params)
     state = game.new_initial_state(0, explicit_chance=True)
     roll(state, *dice)
     for name, spaces in (progress or {}).items():
         state.pvars["progress"][game.player_names.index(name)] = spaces
+    if runners:
+        state.vars["runner"] = runners
     state.legal_cache = None
     return state
 
@@ -162,3 +166,15 @@ def test_the_third_claimed_column_wins_at_once():
     assert s.returns()[0] == 3
     with pytest.raises(IllegalActionError):
         s.apply_action("roll_again")
+
+
+@pytest.mark.parametrize("most_runners, expected", [
+    (False, {"climb 7 and 7", "climb 4 and 10"}),
+    (True, {"climb 4 and 10"}),
+])
+def test_the_two_readings_of_if_you_can_place_a_marker_you_must(most_runners, expected):
+    """»If you can place a marker, you must«: with a runner in 7 and two runners left, a roll of
+    2-2-5-5 may be played as two sevens (the rule applies after the split, the default), or must bring
+    the two free runners onto 4 and 10 (before the split: the parameter most_runners)."""
+    s = start(2, 2, 5, 5, runners=columns(c7=1), most_runners=most_runners)
+    assert legal(s) == expected
