@@ -80,6 +80,10 @@ class Decisions:
                 if field in params:
                     parts.append((literal, field, None))
                     continue
+                if field.strip().isdigit():
+                    self.error(CheckError(f"the text's field '{{{field}}}' is a position: fields name what they show",
+                                          where, "e.g. {card} for a parameter, {active.name} for a value"))
+                    continue
                 try:
                     node = parse_expression(field, where)
                     self.checker.check(node, scope)

@@ -231,7 +231,10 @@ def _first_decision(rs, name, seen):
             found = _first_decision(rs, stmt.proc, seen)
             if found is not None:
                 return found
-        pending += getattr(stmt, "then", []) + getattr(stmt, "otherwise", []) + getattr(stmt, "body", [])
+        for part in ("then", "otherwise", "body"):  # a CallProc's ``then`` is one statement, not a block
+            block = getattr(stmt, part, None)
+            if isinstance(block, list):
+                pending += block
     return None
 
 

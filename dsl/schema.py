@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -123,13 +124,20 @@ def _to_schema_error(doc: Document, error: ValidationError) -> SchemaError:
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return SchemaError(f"{where} should be {expected}, not {type(error.instance).__name__}",
                            doc.position(path))
+    if error.validator == "maxLength":
+        return SchemaError(f"{where} is longer than {error.validator_value:,} characters", doc.position(path),
+                           "shorten it")
     return SchemaError(f"{where}: {error.message}", doc.position(path))
 
 
+MAX_SCHEMA_ERRORS = 50  # the validation stops after so many errors (a node repeated through aliases gives one each)
+
+
 def schema_errors(doc: Document) -> list[SchemaError]:
-    """All structural errors of a document, in file order."""
-    errors = [_to_schema_error(doc, e) for e in validator().iter_errors(doc.data)]
+    """The structural errors of a document (the first ``MAX_SCHEMA_ERRORS``), one per place in the
+    file (a YAML node reused through aliases is reported once, at its anchor), in file order."""
     unique = {}
-    for err in errors:
-        unique.setdefault((err.position, err.message), err)
+    for error in islice(validator().iter_errors(doc.data), MAX_SCHEMA_ERRORS):
+        err = _to_schema_error(doc, error)
+        unique.setdefault(err.position, err)
     return sorted(unique.values(), key=lambda e: (e.position.line, e.position.column))

@@ -288,4 +288,7 @@ def resolve_extends(doc: Document, load, find, depth: int = 0) -> Document:
         raise SchemaError(f"'extends: {target}' names no ruleset", doc.position(("extends",)),
                           "give a ruleset name from rulesets/ or a path relative to this file")
     base = resolve_extends(load(base_path), load, find, depth + 1)
+    if not isinstance(base.data, dict):
+        raise SchemaError(f"'extends: {target}' names a file that holds no ruleset (not a mapping of keys)",
+                          doc.position(("extends",)), "extend a ruleset: a file with game:, components:, flow: ...")
     return Merger(base, doc).merge()

@@ -211,12 +211,11 @@ class Game(Layout):
         texts = {}
         for name, value, kind in zip(option.param_names, values, option.param_kinds):
             texts[name] = self._render(value, kind)
-        if option.text and context:
-            return "".join(literal + (context[field] if field in context else
-                                      format(texts[field], spec or "") if field is not None else "")
-                           for literal, field, spec, _ in string.Formatter().parse(option.text))
-        if option.text:
-            return option.text.format(**texts)
+        if option.text:  # the fields are names and expressions, never str.format's indexes: not formatted
+            context = context or {}
+            return "".join(literal + ("" if field is None else texts[field] if field in texts else
+                                      context.get(field, "…"))
+                           for literal, field, _, _ in string.Formatter().parse(option.text))
         return " ".join([option.name] + list(texts.values()))
 
     def _render(self, value, kind) -> str:

@@ -21,7 +21,7 @@ from dsl.schema import SCHEMAS_DIR
 from rulebook_data import rulebook_version
 
 from ..game import load_game
-from ..store.saved_state import SavedStateError, parse_json
+from ..store.saved_state import SavedStateError, parse_json, strict_validator
 from .fingerprint import describe_change, file_digest, fingerprint
 
 FORMAT = "rulebook-log"
@@ -96,8 +96,7 @@ def read_logs(path) -> list:
 
 @lru_cache(maxsize=1)
 def _log_schema():
-    from jsonschema import Draft202012Validator  # imported when first needed
-    return Draft202012Validator(json.loads(LOG_SCHEMA.read_text(encoding="utf-8"))["$defs"]["log"])
+    return strict_validator(json.loads(LOG_SCHEMA.read_text(encoding="utf-8"))["$defs"]["log"])
 
 
 def check_log(where, log) -> None:

@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(play, seats_help=f"comma-separated seat list (default: {HUMAN} for seat 1, "
                                          f"{DEFAULT_BOT} for the rest); '{HUMAN}' or a bot spec "
                                          "such as random or name:key=value")
-    play.add_argument("--seed", type=int, help="game seed (default: a random one, printed)")
+    play.add_argument("--seed", type=cli_runs.seed_int, help="game seed (default: a random one, printed)")
     play.add_argument("--log", metavar="FILE", help="write the game record (JSON) for `rulebook replay` "
                       "and `--resume`")
     play.add_argument("--resume", metavar="FILE", help="continue the game a record (--log) holds")

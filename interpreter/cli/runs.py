@@ -17,7 +17,7 @@ SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
 
 def add_run_arguments(parser, games_required: bool = True) -> None:
     parser.add_argument("-n", "--games", type=positive_int, required=games_required, help="number of games")
-    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="game i uses seed SEED+i (default 0)")
     parser.add_argument("--jobs", type=positive_int, default=1,
                         help="processes (or Ray tasks at a time) to play on; the results are the same for any number")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -28,15 +28,29 @@ def add_run_arguments(parser, games_required: bool = True) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
 
 
-def positive_int(text: str) -> int:
-    """A whole number of at least 1, for options such as ``-n`` and ``--players``."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+MAX_COUNT = 1_000_000_000  # at most so many games, jobs, decisions, players ... on the command line
+SEEDS = (-2 ** 63, 2 ** 64 - 1)  # the seeds a play log keeps (schemas/log.schema.json)
+
+
+def whole_number(text: str, low: int, high: int) -> int:
+    """A whole number within [low, high] (not read at all if it has more than 20 digits)."""
+    digits = text.strip().lstrip("+-")
+    if not digits.isdigit() or len(digits) > 20:
+        raise argparse.ArgumentTypeError(f"'{text[:40]}' is not a whole number of at most 20 digits")
+    value = int(text)
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"must lie within {low:,} and {high:,}, not {value:,}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number from 1 to ``MAX_COUNT``, for options such as ``-n`` and ``--players``."""
+    return whole_number(text, 1, MAX_COUNT)
+
+
+def seed_int(text: str) -> int:
+    """A seed: a whole number a play log can keep."""
+    return whole_number(text, *SEEDS)
 
 
 def output_console() -> Console:

@@ -20,13 +20,15 @@ statement's position (a table from generated lines to rule positions).
 """
 from __future__ import annotations
 
+import ast as py
 
-from dsl.errors import RulesRuntimeError
+from dsl.errors import CheckError, RulesRuntimeError
 
 from ..runtime.instructions import BRANCHN, EXECN
 from .nodes import E, N, S, Unsupported, _attr, _call, _const, _load, _store, _sub, _sub_store
 
 _COPIES = 8  # at most so many runs copied into one block from where its jumps go
+MAX_GENERATED = 1_000_000  # at most so many Python nodes in the blocks of one game (the largest shipped: 34,023)
 WORK = "_work"  # a block's count of loop rounds; the block returns it (the VM counts it as steps)
 
 
@@ -45,17 +47,28 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
     ``_Builder.decision``)."""
     exec_op, jump, jumpf, ret, choose = opcodes
     leaders = {0}
+    entered: set = {0}  # the leaders reached otherwise than by a jump (after a call or a decision)
+    sources_of: dict = {}  # a leader reached by jumps -> the pcs of those jumps
     for pc, ins in enumerate(code):
         if ins[0] in (jump, jumpf):
-            leaders.add(ins[1] if ins[0] == jump else ins[2])
-        if ins[0] != exec_op:
+            target = ins[1] if ins[0] == jump else ins[2]
+            leaders.add(target)
+            sources_of.setdefault(target, []).append(pc)
+        if ins[0] == jumpf:
             leaders.add(pc + 1)
+            sources_of.setdefault(pc + 1, []).append(pc)
+        elif ins[0] != exec_op:
+            leaders.add(pc + 1)
+            entered.add(pc + 1)
+    made: list = []  # (start, end) of the blocks made so far
     callers: set = set()  # the starts of BRANCHN blocks that call another (see _Builder.go_to)
     refused: set = set()  # the runs that cannot be copied into a block (see _Builder.joined)
     for start in sorted(leaders):  # a block replaces its first instruction once made: those after read on
         if start >= len(code) or not (start in sources.statements or start in sources.ifs
                                       or start in sources.loops or start in sources.whiles):
             continue
+        if start not in entered and _inside(made, start, sources_of.get(start, ())):
+            continue  # only the block around it jumps here, and it never does: no block of its own (linear code)
         builder = _Builder(gen, code, sources, max_steps, (jump, jumpf, ret), choose if decides else None, callers,
                            refused)
         block = builder.block(start, len(code))
@@ -79,12 +92,29 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
             op = EXECN
         else:
             continue
+        _count_generated(gen, body, code[start][-1])
         code[start] = (op, gen.function(["s", "e"], body), builder.positions, end, code[start][-1])
+        made.append((start, end))
     for ins in code:  # an option whose effects begin with such a block runs it when taken (State.apply_action)
         if ins[0] == choose:
             for option in ins[1].options:
                 first = code[option.start]
                 option.block = first if first[0] == BRANCHN else None
+
+
+def _count_generated(gen, body, position) -> None:
+    """Add the size of a block to the game's count; past ``MAX_GENERATED`` a located error (the
+    generated code stays linear in the rules, so only rules far beyond any real game get there)."""
+    gen.generated += sum(1 for statement in body for _ in py.walk(statement))
+    if gen.generated > MAX_GENERATED:
+        raise CheckError(f"the rules compile to more than {MAX_GENERATED:,} pieces of code", position,
+                         "split long procedures, or call a procedure instead of repeating its statements")
+
+
+def _inside(made, pc, jumps) -> bool:
+    """Whether ``pc`` lies strictly inside a block made, and every jump to it comes from that block,
+    before it: the block does those jumps itself, so the VM never goes on at ``pc``."""
+    return any(start < pc < end and all(start <= source < pc for source in jumps) for start, end in made)
 
 
 class _Builder:

@@ -54,6 +54,7 @@ class CodeGen(ExpressionGen):
         self.memo = None  # text of such a part -> that local, while generating the branches
         self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
+        self.generated = 0  # Python nodes in the blocks made so far (bounded: see codegen/blocks.py)
         self.env_writes: list = []  # the statements writing an option's parameter to e
         self.aliases: dict = {}  # local an unrolled any/all keeps its list in -> the (cheap) code of that list
         self.twins: dict = {}  # id of a table -> (the table, (code reading its twin of getters, level) or None)

@@ -138,7 +138,7 @@ def _option_label(game, action) -> str:
     option = action.option
     if not option.text:
         return option.name.replace("_", " ")
-    return option.text.format(**{name: "…" for name in option.param_names})
+    return game.action_text(option, ["…"] * len(option.param_names))
 
 
 def value_text(game, value, kind) -> str:

@@ -30,10 +30,18 @@ class SavedStateError(ParameterError):
     stage = "saved state error"
 
 
+def strict_validator(schema: dict):
+    """A JSON Schema validator for which 1.0 is no integer (JSON Schema says it is; a float where the
+    engine indexes a list is a TypeError)."""
+    from jsonschema import Draft202012Validator, validators  # imported when first needed
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: type(value) is int)
+    return validators.extend(Draft202012Validator, type_checker=checker)(schema)
+
+
 @lru_cache(maxsize=1)
 def _validator():
-    from jsonschema import Draft202012Validator  # imported when first needed
-    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    return strict_validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
 
 
 def parse_json(data, what: str = "saved state", limit: int = MAX_BYTES):
@@ -50,11 +58,30 @@ def parse_json(data, what: str = "saved state", limit: int = MAX_BYTES):
     if len(data) > limit:
         raise SavedStateError(f"the {what} is larger than {limit // 1_000_000} MB")
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=_whole_number, parse_constant=_no_fraction)
+    except _Refused as exc:
+        raise SavedStateError(f"the {what} holds {exc}", hint="rulebook writes whole numbers within ±2^64 only") from None
     except json.JSONDecodeError as exc:
         raise SavedStateError(f"the {what} is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except RecursionError:
         raise SavedStateError(f"the {what} is nested too deeply") from None
+
+
+class _Refused(ValueError):
+    """A number no saved state or log holds, found while parsing (the message says which)."""
+
+
+def _whole_number(text: str) -> int:
+    """A JSON integer of at most 20 digits (saved generators are below 2^64): longer ones are refused
+    before Python converts them (a conversion of thousands of digits is slow, or refused)."""
+    if len(text.lstrip("-")) > 20:
+        raise _Refused(f"a number of {len(text.lstrip('-')):,} digits")
+    return int(text)
+
+
+def _no_fraction(text: str):
+    """NaN and Infinity (fractions are refused where they stand, by the schema, which names the field)."""
+    raise _Refused(f"{text}, which is not a whole number")
 
 
 def check_plain(value, field: str, depth: int = 0) -> None:

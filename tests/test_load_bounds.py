@@ -1,0 +1,122 @@
+"""Load-time bounds (issue 35): generated code linear in the rules, one error per aliased node, the
+cases that used to end in a traceback.  The single-error cases are data in tests/hostile/load_bounds.json."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import MINIMAL
+from interpreter import ErrorList, load_game
+from interpreter.codegen import blocks
+
+
+def _with_procedure(statements: list, tmp_path, name="big.yaml"):
+    """The minimal ruleset with a procedure ``big(p)`` whose ``else`` branch holds ``statements``,
+    called from the setup and from the flow."""
+    body = "".join(f"        - {line}\n" for line in statements)
+    text = MINIMAL.read_text(encoding="utf-8")
+    text = text.replace("player_vars:", "procedures:\n  big(p):\n    - let x = 0\n    - if: p > 0\n      then:\n"
+                        "        - x = 1\n      else:\n" + body + "player_vars:")
+    text = text.replace("  - shuffle(pile)\n", "  - shuffle(pile)\n  - big(1)\n")
+    text = text.replace("      - active = next_player(active)\nscoring",
+                        "      - big(2)\n      - active = next_player(active)\nscoring")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _generated_size(path, monkeypatch) -> int:
+    """The number of Python nodes the code generator made for the blocks of the game at ``path``."""
+    sizes = []
+    count = blocks._count_generated
+
+    def noting(gen, body, position):
+        count(gen, body, position)
+        sizes.append(gen.generated)
+
+    monkeypatch.setattr(blocks, "_count_generated", noting)
+    load_game(path, cache=False)
+    return max(sizes)
+
+
+def test_generated_code_grows_linearly_with_a_chain_of_ifs(tmp_path, monkeypatch):
+    """A run of n ``if`` statements once made a block from each of them to the end of the run (n²/2
+    statements); now each is generated once."""
+    ifs = lambda n: [f"if: p > {i}\n          then:\n            - active.score += 1" for i in range(n)]
+    small = _generated_size(_with_procedure(ifs(50), tmp_path, "small.yaml"), monkeypatch)
+    large = _generated_size(_with_procedure(ifs(200), tmp_path, "large.yaml"), monkeypatch)
+    assert large < 4.5 * small, (small, large)
+    assert large < 200 * 2 * 80  # about 65 nodes per if, for each of its two call sites
+
+
+def test_a_game_beyond_the_bound_on_generated_code_is_a_located_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(blocks, "MAX_GENERATED", 2000)
+    path = _with_procedure([f"x = x + {i}" for i in range(300)], tmp_path)
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = caught.value.errors[0]
+    assert "the rules compile to more than 2,000 pieces of code" in error.message
+    assert error.position is not None and error.position.line > 1
+
+
+def test_a_chain_of_ifs_plays_as_before(tmp_path):
+    """Each ``if`` of a chain is done once, inside the one block of the run."""
+    chain = "".join(f"    - if: p > {i}\n      then:\n        - active.score += {i + 1}\n" for i in range(6))
+    text = MINIMAL.read_text(encoding="utf-8").replace("player_vars:", "procedures:\n  chain(p):\n" + chain +
+                                                       "player_vars:")
+    path = tmp_path / "chain.yaml"
+    path.write_text(text.replace("  - shuffle(pile)\n", "  - shuffle(pile)\n  - chain(2)\n  - chain(4)\n"),
+                    encoding="utf-8")
+    state = load_game(path, cache=False).new_initial_state(0)
+    assert json.loads(state.to_json())["pvars"]["score"] == [(1 + 2) + (1 + 2 + 3 + 4), 0]
+
+
+def test_one_aliased_faulty_node_is_reported_once(tmp_path):
+    text = MINIMAL.read_text(encoding="utf-8").replace(
+        "  score: 0\n", "  score: 0\n  s0: &b {x: [1, 2]}\n" + "".join(f"  s{i}: *b\n" for i in range(1, 3000)))
+    path = tmp_path / "alias.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    assert len(caught.value.errors) == 1
+    assert caught.value.errors[0].position.line == 22
+
+
+def test_a_procedure_storing_what_another_returns_may_be_called_from_the_setup(tmp_path):
+    """``let x = two()`` inside a procedure the setup calls: once a TypeError in the check of quiet calls."""
+    text = MINIMAL.read_text(encoding="utf-8").replace(
+        "player_vars:", "procedures:\n  two():\n    - return 2\n  one():\n    - let x = two()\n"
+                        "    - active.score += x\nplayer_vars:").replace("  - shuffle(pile)\n", "  - shuffle(pile)\n  - one()\n")
+    path = tmp_path / "letproc.yaml"
+    path.write_text(text, encoding="utf-8")
+    state = load_game(path, cache=False).new_initial_state(0)
+    assert json.loads(state.to_json())["pvars"]["score"][0] == 2
+
+
+def test_extending_a_file_that_holds_no_mapping_is_a_located_error(tmp_path):
+    (tmp_path / "scalar.yaml").write_text("just a scalar\n", encoding="utf-8")
+    path = tmp_path / "variant.yaml"
+    path.write_text("extends: scalar.yaml\ngame:\n  name: X\n", encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = caught.value.errors[0]
+    assert type(error).__name__ == "SchemaError" and "holds no ruleset" in error.message
+    assert error.position.line == 1
+
+
+@pytest.mark.parametrize("argument, message", [("100000000000000000000000", "at most 20 digits"),
+                                               ("0", "must lie within 1 and 1,000,000,000"),
+                                               ("2000000000", "must lie within")])
+def test_simulate_checks_the_number_of_games(argument, message, capsys):
+    from interpreter.cli.main import main
+
+    assert main(["simulate", str(MINIMAL), "-n", argument]) != 0
+    assert message in capsys.readouterr().err
+
+
+def test_a_seed_beyond_what_a_log_keeps_is_refused(capsys):
+    from interpreter.cli.main import main
+
+    assert main(["play", str(MINIMAL), "--seed", "9" * 5000]) != 0
+    assert "at most 20 digits" in capsys.readouterr().err
