@@ -4,10 +4,15 @@ The server is the only authority: a browser sends indexes of choices and small c
 states or actions; each connection is sent only its seat's messages (:meth:`Table.message`).  Seat
 tokens travel in the first websocket message (never in a URL the server sees, so never in a log).
 Engine work runs in worker threads, posted rulesets in a killed-on-timeout child process.
+
+What strangers may send is bounded (:mod:`.limits`): hosts and origins, bot specs, websocket
+messages (size, depth, rate, text only), live tables and connections per address; a damaged save
+file makes its one table "damaged" (:class:`~.tables.DamagedRecord`).
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import secrets
@@ -23,16 +28,19 @@ from dsl.errors import RulebookError
 from rulebook_data import package_folder
 
 from ..analysis.match_log import check_log
-from ..bots import BOTS
-from . import sandbox
+from ..bots import BOTS, MAX_DECISIONS
+from . import limits, sandbox
 from .catalog import Catalog
-from .tables import HUMAN, Table, TableStore
+from .tables import HUMAN, DamagedRecord, Table, TableStore
 
 STATIC = package_folder(__package__) / "static"
 MAX_BODY = sandbox.MAX_SOURCE + 20_000
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
 SIMULATE_SECONDS = 30.0
 MAX_PACE = 10.0
+MAX_LIVE = 200  # tables in memory at once (idle ones are unloaded first)
+MAX_BOT_TABLES = 20  # tables of bots only playing at once
+MAX_CONNECTIONS = 32  # websockets from one address at once
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
@@ -58,12 +66,20 @@ class LiveTable:
 
 
 class Server:
-    def __init__(self, rulesets_dir, saves_dir):
+    def __init__(self, rulesets_dir, saves_dir, hosts=frozenset()):
         self.catalog = Catalog(rulesets_dir)
         self.store = TableStore(saves_dir)
+        self.hosts = hosts
         self.live: dict = {}
         self.reports: dict = {}
         self.design_slots = asyncio.Semaphore(2)
+        self.connections: dict = {}  # address -> open websockets
+
+    def without_paths(self, text: str) -> str:
+        """``text`` without the server's folders (an error about a posted ruleset names its file)."""
+        for folder in (self.store.folder / "designs", self.store.folder, self.catalog.folder):
+            text = text.replace(str(folder.resolve()) + "/", "").replace(str(folder) + "/", "")
+        return text
 
     # ---- tables ------------------------------------------------------------------------------------
     def _game_for(self, record: dict):
@@ -72,6 +88,9 @@ class Server:
             if not re.fullmatch(r"[0-9a-f]{32}", str(record["design"])):
                 raise Problem("this table's record is damaged", 409)
             path = self.store.folder / "designs" / f"{record['design']}.yaml"
+            problem = self.store.design_problem(path)
+            if problem is not None:
+                raise DamagedRecord(problem)
             return self.catalog.load_path(path, params, record["players"])
         return self.catalog.load(record["ruleset"], params, record["players"])
 
@@ -80,23 +99,53 @@ class Server:
         if live is None:
             try:
                 record = self.store.load(table_id)
-            except (KeyError, ValueError, OSError):
+            except (KeyError, OSError):
                 raise Problem("no such table", 404) from None
+            except DamagedRecord as exc:
+                raise Problem(f"this table is damaged: {exc.reason}", 409) from None
 
             def rebuild():
                 return Table(record, self._game_for(record))
             try:
                 table = await asyncio.to_thread(rebuild)
-            except RulebookError as exc:
-                raise Problem(f"this table cannot be resumed: {exc}", 409) from None
+            except DamagedRecord as exc:
+                raise Problem(f"this table is damaged: {exc.reason}", 409) from None
+            except (RulebookError, KeyError, ValueError, TypeError) as exc:
+                raise Problem(self.without_paths(f"this table cannot be resumed: {exc}"), 409) from None
+            self.make_room()
             live = self.live.setdefault(table_id, LiveTable(table))
             self.kick_bots(live)
         return live
+
+    def idle(self, live: LiveTable) -> bool:
+        return not live.connections and (live.bot_task is None or live.bot_task.done()) and not live.lock.locked()
+
+    def unload_if_idle(self, live: LiveTable) -> None:
+        """Forget a table no one watches and no bot plays: its save brings it back on the next visit."""
+        if self.idle(live) and self.live.get(live.table.id) is live:
+            del self.live[live.table.id]
+
+    def make_room(self) -> None:
+        """Unload idle tables when the live ones reach ``MAX_LIVE``; refuse when none is idle."""
+        if len(self.live) < MAX_LIVE:
+            return
+        for live in list(self.live.values()):
+            self.unload_if_idle(live)
+        if len(self.live) >= MAX_LIVE:
+            raise Problem(f"this server has {MAX_LIVE} tables in play: try again later", 503)
+
+    def bot_tables(self) -> int:
+        return sum(1 for live in self.live.values() if not live.table.humans() and not live.table.error
+                   and not live.table.state.is_terminal())
 
     async def create(self, body: dict) -> dict:
         seats = body.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, str) and 0 < len(s) < 200 for s in seats):
             raise Problem("seats must be a list of 'human' or bot specs")
+        _check_bots(seats)
+        if HUMAN not in seats and self.bot_tables() >= MAX_BOT_TABLES:
+            raise Problem(f"this server plays {MAX_BOT_TABLES} tables of bots only already: try again later", 503)
+        self.make_room()
         params = body.get("params") or {}
         if not isinstance(params, dict) or not all(isinstance(v, (str, int, bool)) for v in params.values()):
             raise Problem("parameters must be name: value")
@@ -134,9 +183,10 @@ class Server:
         try:
             table, tokens = await asyncio.to_thread(build)
         except RulebookError as exc:
-            raise Problem(str(exc)) from None
+            raise Problem(self.without_paths(str(exc))) from None
         live = self.live.setdefault(table.id, LiveTable(table))
-        await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+        async with live.lock:
+            await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
         self.kick_bots(live)
         seats_out = [{"seat": s, "name": table.game.player_names[s], "spec": spec,
                       "link": f"/table/{table.id}#seat={tokens[s]}" if s in tokens else None}
@@ -161,7 +211,8 @@ class Server:
         return key, params, record["players"], record["seed"], [step["action"] for step in record["steps"]]
 
     async def changed(self, live: LiveTable) -> None:
-        """Save the record, send every connection its message, let bots move."""
+        """Save the record, send every connection its message, let bots move (under the table's
+        lock: the save is always the state broadcast)."""
         table = live.table
         await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
         await self.broadcast(live)
@@ -189,6 +240,12 @@ class Server:
             async with live.lock:
                 seat = table.bot_to_move()
                 if seat is None or table.error:
+                    return
+                if not table.humans() and table.state.moves >= MAX_DECISIONS:  # as simulate cuts a game off
+                    table.error = table.record["ended"] = (f"the game was cut off after {MAX_DECISIONS:,} "
+                                                           "decisions (a table of bots only ends there)")
+                    await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+                    await self.broadcast(live)
                     return
                 version = table.version
                 try:
@@ -245,8 +302,10 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def create_app(rulesets_dir, saves_dir) -> Starlette:
-    server = Server(rulesets_dir, saves_dir)
+def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=()) -> Starlette:
+    """The app serving ``rulesets_dir``, saving tables in ``saves_dir``; it answers to requests for
+    127.0.0.1, localhost, ``host`` and ``allow_hosts`` only (a DNS-rebound name is refused)."""
+    server = Server(rulesets_dir, saves_dir, limits.allowed_hosts(host, allow_hosts))
 
     def page(name):
         async def endpoint(request):
@@ -274,16 +333,7 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
     async def tables(request):
         if request.method == "POST":
             return JSONResponse(await server.create(await _json_body(request)))
-        out = []
-        for table_id in server.store.ids()[-100:]:
-            try:
-                record = server.store.load(table_id)
-            except (KeyError, ValueError, OSError):
-                continue
-            out.append({"id": table_id, "game": record.get("title") or record.get("ruleset"),
-                        "seats": record["seats"], "moves": len(record["actions"]), "created": record["created"]})
-        out.sort(key=lambda r: -r["created"])
-        return JSONResponse({"tables": out})
+        return JSONResponse({"tables": await asyncio.to_thread(_table_list, server.store)})
 
     async def table_record(request):
         """The table's game record (the `rulebook play --log` format) as a file to save."""
@@ -316,6 +366,7 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
         first = body.get("first", 0)  # the designer runs a long simulation as parts: games first, first + 1, …
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= 100_000:
             raise Problem("first: a game number from 0 to 100000")
+        _check_bots(seats)
         result = await server.design("simulate", SIMULATE_SECONDS, text, params, players, seats, games, first)
         report = result.pop("report", None)
         if report is not None:
@@ -336,34 +387,24 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
         if not _same_origin(websocket.headers):
             await websocket.close(code=1008)
             return
+        address = websocket.client.host if websocket.client else ""
         await websocket.accept()
-        try:
-            hello = await websocket.receive_json()
-            live = await server.table(str(websocket.path_params["table_id"]))
-            seat = live.table.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
-        except (Problem, PermissionError, ValueError) as exc:
-            await websocket.send_json({"type": "refused", "message": getattr(exc, "message", str(exc))})
+        if server.connections.get(address, 0) >= MAX_CONNECTIONS:
+            await websocket.send_json({"type": "refused", "message": f"at most {MAX_CONNECTIONS} connections "
+                                                                      "from one address"})
             await websocket.close()
             return
-        except WebSocketDisconnect:
-            return
-        entry = (websocket, seat)
-        live.connections.append(entry)
+        server.connections[address] = server.connections.get(address, 0) + 1
+        rate = limits.RateLimit()
         try:
-            await websocket.send_json(live.table.message(seat))
-            while True:
-                command = await websocket.receive_json()
-                await _command(server, live, seat, websocket, command)
-        except WebSocketDisconnect:
-            pass
-        except (ValueError, RuntimeError):
-            await websocket.close()
+            await _serve_socket(server, websocket, rate)
         finally:
-            if entry in live.connections:
-                live.connections.remove(entry)
+            server.connections[address] -= 1
+            if not server.connections[address]:
+                del server.connections[address]
 
     async def problem(request, exc: Problem):
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": server.without_paths(exc.message)}, status_code=exc.status)
 
     async def favicon(request):
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
@@ -379,9 +420,18 @@ def create_app(rulesets_dir, saves_dir) -> Starlette:
               Route("/designer/report/{report_id}", designer_report),
               WebSocketRoute("/ws/{table_id}", table_socket),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
-    app = Starlette(routes=routes, exception_handlers={Problem: problem})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        for live in list(server.live.values()):  # on shutdown: every live table written once more
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+            with contextlib.suppress(OSError):
+                server.store.save(json.loads(json.dumps(live.table.record)))
+
+    app = Starlette(routes=routes, exception_handlers={Problem: problem}, lifespan=lifespan)
     app.state.server = server
-    return _with_headers(app)
+    return _with_headers(app, server)
 
 
 def _design_input(body: dict) -> tuple:
@@ -397,6 +447,85 @@ def _design_input(body: dict) -> tuple:
     if players is not None and (not isinstance(players, int) or not 1 <= players <= 64):
         raise Problem("players must be a whole number")
     return text, {str(k): str(v) for k, v in params.items()}, players
+
+
+async def _refuse(scope, receive, send, reason: str) -> None:
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.close", "code": 1008, "reason": reason[:120]})
+        return
+    await JSONResponse({"error": reason}, status_code=403)(scope, receive, send)
+
+
+def _check_bots(seats: list) -> None:
+    for spec in seats:
+        if spec != HUMAN:
+            problem = limits.check_bot_spec(spec)
+            if problem is not None:
+                raise Problem(problem)
+
+
+def _table_list(store: TableStore) -> list:
+    """The last 100 tables, newest first; a damaged one listed with its reason."""
+    out = []
+    for table_id in store.ids()[-100:]:
+        try:
+            record = store.load(table_id)
+        except KeyError:
+            continue
+        except DamagedRecord as exc:
+            out.append({"id": table_id, "damaged": exc.reason, "created": 0})
+            continue
+        out.append({"id": table_id, "game": record.get("title") or record.get("ruleset"),
+                    "seats": record["seats"], "moves": len(record["actions"]), "created": record["created"],
+                    "ended": record.get("ended")})
+    out.sort(key=lambda r: -r["created"])
+    return out
+
+
+async def _receive(websocket: WebSocket, rate: limits.RateLimit):
+    """The next message of a connection as JSON; ValueError (with a message) for a binary, too large,
+    too deep or too frequent one."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if not rate.allow():
+        raise ValueError(f"at most {limits.RATE:g} messages a second")
+    if message.get("text") is None:
+        raise ValueError("messages are JSON text, not binary")
+    return limits.parse_message(message["text"])
+
+
+async def _serve_socket(server: Server, websocket: WebSocket, rate: limits.RateLimit) -> None:
+    try:
+        hello = await _receive(websocket, rate)
+        live = await server.table(str(websocket.path_params["table_id"]))
+        seat = live.table.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
+    except (Problem, PermissionError, ValueError) as exc:
+        await websocket.send_json({"type": "refused", "message": server.without_paths(getattr(exc, "message", str(exc)))})
+        await websocket.close()
+        return
+    except WebSocketDisconnect:
+        return
+    entry = (websocket, seat)
+    live.connections.append(entry)
+    try:
+        await websocket.send_json(live.table.message(seat))
+        while True:
+            try:
+                command = await _receive(websocket, rate)
+            except ValueError as exc:
+                await websocket.send_json({"type": "notice", "message": f"refused: {exc}"})
+                continue
+            await _command(server, live, seat, websocket, command)
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:
+        await websocket.close()
+    finally:
+        if entry in live.connections:
+            live.connections.remove(entry)
+        server.unload_if_idle(live)
 
 
 async def _command(server: Server, live: LiveTable, seat, websocket, command) -> None:
@@ -438,12 +567,17 @@ async def _command(server: Server, live: LiveTable, seat, websocket, command) ->
             else:
                 await websocket.send_json({"type": "notice", "message": exc.message})
                 return
-    await server.changed(live)
+        await server.changed(live)
 
 
-def _with_headers(app):
-    """Security headers on every HTTP response."""
+def _with_headers(app, server: Server):
+    """Requests for other hosts or from other sites refused; security headers on every HTTP response."""
     async def wrapped(scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            reason = limits.foreign(headers, server.hosts)
+            if reason is not None:
+                return await _refuse(scope, receive, send, reason)
         if scope["type"] != "http":
             return await app(scope, receive, send)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..game import RULESETS_DIR
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+SHUTDOWN_SECONDS = 3  # SIGTERM/SIGINT: connections closed and tables saved within this (then 5 s at most)
 
 
 def default_saves() -> Path:
@@ -24,12 +25,16 @@ def add_arguments(parser) -> None:
                         help="folder of rulesets offered in the lobby (default: the shipped rulesets)")
     parser.add_argument("--saves", metavar="DIR", default=None,
                         help=f"folder where tables are saved and resumed from (default: {default_saves()})")
+    parser.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                        help="another host name the server answers to (besides 127.0.0.1, localhost and --host); "
+                             "requests naming any other host are refused")
 
 
 def cmd_serve(args) -> int:
     try:
         import uvicorn
         from .app import create_app
+        from .limits import MAX_FRAME
     except ImportError as exc:
         print(f"rulebook serve needs the web extra ({exc.name} is missing): pip install -e '.[web]' in a "
               "checkout, or pipx install the wheel as 'rulebook-….whl[web]'",
@@ -46,6 +51,7 @@ def cmd_serve(args) -> int:
               "rulesets on this machine; seat links are the only protection of seats. "
               "Use it only on a network you trust.", file=sys.stderr)
     print(f"rulebook web table on http://{args.host}:{args.port}  (rulesets: {rulesets}, saves: {saves})")
-    uvicorn.run(create_app(rulesets, saves), host=args.host, port=args.port, log_level="warning",
-                access_log=False, ws="websockets-sansio")
+    uvicorn.run(create_app(rulesets, saves, args.host, args.allow_host), host=args.host, port=args.port,
+                log_level="warning", access_log=False, ws="websockets-sansio", ws_max_size=MAX_FRAME,
+                timeout_graceful_shutdown=SHUTDOWN_SECONDS)
     return 0

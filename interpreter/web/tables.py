@@ -9,13 +9,16 @@ that seat's view (``State.view(seat)``), its staged choices and its narration; n
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import re
 import secrets
+import tempfile
 import time
+from functools import lru_cache
 from pathlib import Path
 
 from dsl.errors import IllegalActionError, ParameterError
@@ -28,6 +31,8 @@ HUMAN = "human"
 RECORD_FORMAT = "rulebook-table/1"
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
 MAX_NARRATION = 400  # lines of narration sent in one message
+MAX_RECORD_BYTES = 50_000_000  # a save file larger than this is damaged
+TABLE_SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "table.schema.json"
 
 
 def token_hash(token: str) -> str:
@@ -45,7 +50,7 @@ class Table:
         self.prefix = {}  # seat -> the values chosen so far in the current decision
         self.undo_request = None
         self.version = 0
-        self.error = None
+        self.error = record.get("ended")  # why the game stopped short (a cut-off table of bots)
         self._replay(record["actions"])
 
     # ---- building ----------------------------------------------------------------------------------
@@ -270,8 +275,33 @@ def _label(state, prefix, i) -> str:
     return "?"
 
 
+class DamagedRecord(Exception):
+    """A save file (or a design file) that cannot be a table: its reason, for the lobby."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@lru_cache(maxsize=1)
+def _record_validator():
+    from ..store.saved_state import strict_validator
+    return strict_validator(json.loads(TABLE_SCHEMA.read_text(encoding="utf-8")))
+
+
+def record_problem(record) -> str | None:
+    """Why a table record does not fit schemas/table.schema.json, or None."""
+    from jsonschema.exceptions import best_match
+    error = best_match(_record_validator().iter_errors(record))
+    if error is None:
+        return None
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    return f"{where or 'the record'}: {error.message[:160]}"
+
+
 class TableStore:
-    """Game records on disk, one JSON file per table in the saves folder."""
+    """Game records on disk, one JSON file per table in the saves folder; each written whole (a
+    temporary file of its own, then renamed), each checked against schemas/table.schema.json when read."""
 
     def __init__(self, folder):
         self.folder = Path(folder)
@@ -284,27 +314,62 @@ class TableStore:
 
     def save(self, record: dict) -> None:
         path = self.path(record["id"])
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        os.replace(temporary, path)
+        _write_whole(path, json.dumps(record, ensure_ascii=False))
 
     def load(self, table_id: str) -> dict:
+        """The record of a table; KeyError if there is none, DamagedRecord if its file is damaged."""
         path = self.path(table_id)
         if not path.is_file():
             raise KeyError(table_id)
-        record = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT or record.get("id") != table_id:
-            raise KeyError(table_id)
+        try:
+            if path.stat().st_size > MAX_RECORD_BYTES:
+                raise DamagedRecord(f"the save file is larger than {MAX_RECORD_BYTES // 1_000_000} MB")
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DamagedRecord(f"the save file cannot be read ({type(exc).__name__})") from None
+        except (ValueError, RecursionError):
+            raise DamagedRecord("the save file is not JSON (cut short?)") from None
+        problem = record_problem(record)
+        if problem is None and record["id"] != table_id:
+            problem = "the save file names another table"
+        if problem is not None:
+            raise DamagedRecord(f"the save file is damaged: {problem}")
         return record
 
     def ids(self) -> list:
         return sorted(p.stem for p in self.folder.glob("*.json") if TABLE_ID.match(p.stem))
 
     def design_path(self, text: str) -> Path:
-        """Where a ruleset posted from the designer page is kept (named by its hash)."""
+        """Where a ruleset posted from the designer page is kept (named by its hash; a file whose
+        content does not match its name, cut short by a crash, is written again)."""
         folder = self.folder / "designs"
         folder.mkdir(exist_ok=True)
         path = folder / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.yaml"
-        if not path.exists():
-            path.write_text(text, encoding="utf-8")
+        if self.design_problem(path) is not None:
+            _write_whole(path, text)
         return path
+
+    @staticmethod
+    def design_problem(path: Path) -> str | None:
+        """Why the design file at ``path`` cannot be used (missing, or not what its name says), or None."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return "its ruleset file is missing"
+        if hashlib.sha256(data).hexdigest()[:32] != path.stem:
+            return "its ruleset file is damaged (its content does not match its name)"
+        return None
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file of its own, renamed over it: a reader
+    sees the old file or the new one, and two writers never share a temporary file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
