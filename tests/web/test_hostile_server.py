@@ -1,0 +1,271 @@
+"""The web table under strangers (issue 35): the real server (uvicorn on 127.0.0.1, a saves folder of
+its own), attacked at a small scale: foreign hosts and origins, damaged save files, racing seats,
+hostile websocket messages, greedy bots, a never-ending table of bots, SIGTERM."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from .conftest import ROOT, RunningServer, free_port
+from .helpers import create_table
+
+RACES = 1000 if os.environ.get("RULEBOOK_SLOW") else 25
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = RunningServer(tmp_path_factory.mktemp("hostile-saves"), ROOT / "rulesets")
+    yield running
+    running.stop()
+
+
+def socket_url(server, table_id):
+    return server.url.replace("http", "ws") + f"/ws/{table_id}"
+
+
+def receive(ws, kind="state", timeout=30):
+    """The next message of ``kind`` (others skipped)."""
+    while True:
+        message = json.loads(ws.recv(timeout=timeout))
+        if message["type"] == kind:
+            return message
+
+
+def test_a_foreign_host_is_refused(server):
+    """DNS rebinding: a name that resolves to 127.0.0.1 but is not one this server serves."""
+    response = httpx.get(server.url + "/api/rulesets", headers={"host": "evil.example"})
+    assert response.status_code == 403 and "does not answer to the host 'evil.example'" in response.json()["error"]
+    response = httpx.post(server.url + "/api/tables", headers={"host": "evil.example:80"},
+                          json={"ruleset": "la-famiglia", "seats": ["human", "random"]})
+    assert response.status_code == 403
+    assert httpx.get(server.url + "/api/rulesets", headers={"host": f"localhost:{server.port}"}).status_code == 200
+    table = create_table(server, "la-famiglia", ["human", "random"])
+    with pytest.raises(Exception):
+        with connect(socket_url(server, table["id"]), additional_headers={"host": "evil.example"}) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            ws.recv(timeout=5)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_an_allowed_host_is_served(tmp_path):
+    from starlette.testclient import TestClient
+
+    from interpreter.web.app import create_app
+
+    client = TestClient(create_app(ROOT / "rulesets", tmp_path, "127.0.0.1", ["table.example"]),
+                        base_url="http://table.example")
+    assert client.get("/api/rulesets").status_code == 200
+    assert TestClient(client.app, base_url="http://other.example").get("/api/rulesets").status_code == 403
+
+
+DAMAGES = {
+    "missing-created": lambda r: r.pop("created"),
+    "missing-actions": lambda r: r.pop("actions"),
+    "missing-seats": lambda r: r.pop("seats"),
+    "missing-params": lambda r: r.pop("params"),
+    "seats-text": lambda r: r.__setitem__("seats", "human"),
+    "actions-numbers": lambda r: r.__setitem__("actions", [1, 2]),
+    "seed-fraction": lambda r: r.__setitem__("seed", 1.5),
+    "players-huge": lambda r: r.__setitem__("players", 10 ** 6),
+    "created-text": lambda r: r.__setitem__("created", "yesterday"),
+    "tokens-wrong": lambda r: r.__setitem__("tokens", ["x"]),
+    "design-path": lambda r: (r.pop("ruleset"), r.__setitem__("design", "../../etc/passwd")),
+    "unknown-action": lambda r: r.__setitem__("actions", ["no such move"]),
+}
+
+
+def test_every_damaged_save_is_one_damaged_table(server):
+    table = create_table(server, "la-famiglia", ["human", "random"])
+    good = json.loads((server.saves / f"{table['id']}.json").read_text(encoding="utf-8"))
+    ids = {}
+    for n, (kind, damage) in enumerate(DAMAGES.items()):
+        record = json.loads(json.dumps(good))
+        record["id"] = f"damaged{n:03d}x"
+        damage(record)
+        (server.saves / f"{record['id']}.json").write_text(json.dumps(record), encoding="utf-8")
+        ids[record["id"]] = kind
+    for n, text in enumerate([b'{"format": "rulebook-table/1", "id": "cut', b"\xff\xfe", b"[" * 100_000, b"7"]):
+        (server.saves / f"rawdamage{n}.json").write_bytes(text)
+        ids[f"rawdamage{n}"] = "raw"
+    listing = httpx.get(server.url + "/api/tables", timeout=30)
+    assert listing.status_code == 200
+    listed = {entry["id"]: entry for entry in listing.json()["tables"]}
+    for table_id, kind in ids.items():
+        if kind == "unknown-action":  # a record of the right shape: it fails when resumed
+            assert "damaged" not in listed[table_id]
+        else:
+            assert "damaged" in listed[table_id], (kind, listed[table_id])
+        with connect(socket_url(server, table_id)) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            refused = receive(ws, "refused")
+        assert "damaged" in refused["message"] or "cannot be resumed" in refused["message"], (kind, refused)
+        assert str(server.saves) not in refused["message"]
+    assert listed[table["id"]]["moves"] >= 0  # the good table is listed as before
+
+
+def test_a_cut_design_file_is_written_again(server):
+    source = (ROOT / "tests" / "broken" / "_minimal.yaml").read_text(encoding="utf-8")
+    first = create_table(server, seats=["human", "random"], source=source)
+    design = next((server.saves / "designs").glob("*.yaml"))
+    design.write_text(source[:100], encoding="utf-8")
+    server.app.state.server.live.clear()  # as after a restart
+    with connect(socket_url(server, first["id"])) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        assert "damaged" in receive(ws, "refused")["message"]
+    create_table(server, seats=["human", "random"], source=source)
+    assert design.read_text(encoding="utf-8") == source
+
+
+def test_racing_seats_always_save_the_broadcast_state(server):
+    """Two seats send a command at the same moment, many times: the save file is always the table
+    that was broadcast last."""
+    table = create_table(server, "la-famiglia", ["human", "human"])
+    tokens = [seat["link"].split("#seat=")[1] for seat in table["seats"]]
+    path = server.saves / f"{table['id']}.json"
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(connect(socket_url(server, table["id"]))) for _ in tokens]
+        last, races = None, 0
+        for ws, token in zip(sockets, tokens):
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            last = receive(ws)
+        for race in range(RACES):
+            if last["over"]:
+                break
+            for seat, ws in enumerate(sockets):  # the seat on turn picks, the other changes the pace
+                command = {"type": "pick", "index": 0} if seat == last["turn"] else \
+                    {"type": "pace", "seconds": (race % 10) / 10}
+                ws.send(json.dumps(command))
+            for ws in sockets:  # both commands broadcast (or one is refused with a notice): the last state
+                last = receive(ws)
+                while True:
+                    try:
+                        message = json.loads(ws.recv(timeout=0.2))
+                    except TimeoutError:
+                        break
+                    if message["type"] == "state":
+                        last = message
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            assert len(saved["actions"]) == last["moves"] and saved["pace"] == last["pace"], race
+            races += 1
+    assert races >= min(RACES, 10)
+    assert not list(server.saves.glob(".*.tmp"))
+
+
+def test_hostile_messages_get_a_notice_and_the_connection_lives(server):
+    table = create_table(server, "la-famiglia", ["human", "random"])
+    with connect(socket_url(server, table["id"]), max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello"}))
+        receive(ws)
+        ws.send(b"\x00\x01binary")
+        assert "not binary" in receive(ws, "notice")["message"]
+        ws.send("[" * 100_000)
+        notice = receive(ws, "notice")["message"]
+        assert "at most 64 kB" in notice or "nested" in notice
+        ws.send("[" * 1000 + "]" * 1000)
+        assert "nested at most" in receive(ws, "notice")["message"]
+        for _ in range(120):
+            ws.send(json.dumps({"type": "travel", "move": 0}))
+        notices = []
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any("a second" in n for n in notices):
+            message = json.loads(ws.recv(timeout=10))
+            if message["type"] == "notice":
+                notices.append(message["message"])
+        assert any("messages a second" in n for n in notices), notices
+
+
+@pytest.mark.parametrize("spec, message", [("mcts:seconds=100", "seconds is at most 5"),
+                                           ("mcts:iterations=10000000", "iterations is at most 20,000"),
+                                           ("flat:budget=10000000", "budget is at most 2,000")])
+def test_greedy_bots_are_refused(server, spec, message):
+    response = httpx.post(server.url + "/api/tables", json={"ruleset": "la-famiglia", "seats": ["human", spec]})
+    assert response.status_code == 400 and message in response.json()["error"]
+
+
+NEVER_ENDING = """\
+game:
+  name: Never ending
+  players: 2
+components:
+  token:
+    name: "token {n}"
+    attributes: {n: int}
+    in: pile
+    table:
+      - {n: 1, count: 2}
+zones:
+  pile: {visibility: all}
+player_vars:
+  score: 0
+flow:
+  - while: true
+    do:
+      - choose:
+          options:
+            up:
+              effects:
+                - active.score += 1
+            stay:
+      - active = next_player(active)
+scoring:
+  score: player.score
+"""
+
+
+def test_a_never_ending_table_of_bots_is_cut_off(server, monkeypatch):
+    from interpreter.web import app
+
+    monkeypatch.setattr(app, "MAX_DECISIONS", 12)
+    table = create_table(server, seats=["random", "random"], pace=0, source=NEVER_ENDING)
+    path = server.saves / f"{table['id']}.json"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if "ended" in saved:
+            break
+        time.sleep(0.1)
+    assert "cut off after 12 decisions" in saved.get("ended", ""), (len(saved["actions"]), saved.get("ended"))
+    assert 12 <= len(saved["actions"]) <= 13
+    listed = {t["id"]: t for t in httpx.get(server.url + "/api/tables").json()["tables"]}
+    assert "cut off" in listed[table["id"]]["ended"]
+
+
+def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                                "--saves", str(tmp_path)], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                httpx.get(url + "/api/tables", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        created = [httpx.post(url + "/api/tables", timeout=30, json={
+            "ruleset": "la-famiglia", "seats": ["random", "random"], "pace": 0}).json()["id"] for _ in range(3)]
+        with connect(f"ws://127.0.0.1:{port}/ws/{created[0]}") as keep:  # an open connection does not hold it up
+            keep.send(json.dumps({"type": "hello"}))
+            time.sleep(0.5)
+            start = time.monotonic()
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=10)
+            assert time.monotonic() - start < 5
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for table_id in created:
+        record = json.loads((tmp_path / f"{table_id}.json").read_text(encoding="utf-8"))
+        assert record["actions"], table_id
