@@ -18,7 +18,6 @@ from websockets.sync.client import connect
 from .conftest import ROOT, RunningServer, free_port
 from .helpers import create_table
 
-RACES = 1000 if os.environ.get("RULEBOOK_SLOW") else 25
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +127,16 @@ def test_a_cut_design_file_is_written_again(server):
 def test_racing_seats_always_save_the_broadcast_state(server):
     """Two seats send a command at the same moment, many times: the save file is always the table
     that was broadcast last."""
-    table = create_table(server, "la-famiglia", ["human", "human"])
+    race(server, 25)
+
+
+@pytest.mark.slow
+def test_racing_seats_a_thousand_times(server):
+    race(server, 1000)
+
+
+def race(server, races_wanted: int) -> None:
+    table = create_table(server, seats=["human", "human"], source=NEVER_ENDING)
     tokens = [seat["link"].split("#seat=")[1] for seat in table["seats"]]
     path = server.saves / f"{table['id']}.json"
     with contextlib.ExitStack() as stack:
@@ -137,7 +145,7 @@ def test_racing_seats_always_save_the_broadcast_state(server):
         for ws, token in zip(sockets, tokens):
             ws.send(json.dumps({"type": "hello", "token": token}))
             last = receive(ws)
-        for race in range(RACES):
+        for race in range(races_wanted):
             if last["over"]:
                 break
             for seat, ws in enumerate(sockets):  # the seat on turn picks, the other changes the pace
@@ -156,7 +164,7 @@ def test_racing_seats_always_save_the_broadcast_state(server):
             saved = json.loads(path.read_text(encoding="utf-8"))
             assert len(saved["actions"]) == last["moves"] and saved["pace"] == last["pace"], race
             races += 1
-    assert races >= min(RACES, 10)
+    assert races == races_wanted
     assert not list(server.saves.glob(".*.tmp"))
 
 
