@@ -39,8 +39,8 @@ DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
 SIMULATE_SECONDS = 30.0
 MAX_PACE = 10.0
 MAX_LIVE = 200  # tables in memory at once (idle ones are unloaded first)
-MAX_BOT_TABLES = 20  # tables of bots only playing at once
-MAX_CONNECTIONS = 32  # websockets from one address at once
+MAX_BOT_TABLES = 40  # tables of bots only playing at once
+MAX_CONNECTIONS = 128  # websockets from one address at once
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"

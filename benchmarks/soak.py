@@ -1,0 +1,150 @@
+"""Soak the web table: tables of bots, people playing, spectators; latency percentiles and RSS over time.
+
+Starts ``rulebook serve`` on a free 127.0.0.1 port with a fresh saves folder, then for ``--seconds``:
+``--bot-tables`` tables of two random bots (pace ``--pace``), ``--people`` tables of one person
+(a client that picks the first choice as soon as it is its turn) against a random bot, and
+``--spectators`` websockets watching the bot tables.  Prints the server's RSS every ``--every``
+seconds, then the move-to-state latency of the people (p50/p90/p99/max), errors, and the RSS at the
+end and after the tables are left::
+
+    nice -n 10 python benchmarks/soak.py --seconds 60
+
+Not a test (no figure is asserted); docs/web.md quotes its figures with the command.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def person(url: str, ruleset: str, stop: threading.Event, latencies: list, errors: list) -> None:
+    """One person playing one table after another, first choice each time."""
+    while not stop.is_set():
+        try:
+            table = httpx.post(url + "/api/tables", timeout=60,
+                               json={"ruleset": ruleset, "seats": ["human", "random"], "pace": 0}).json()
+            token = table["seats"][0]["link"].split("#seat=")[1]
+            with connect(url.replace("http", "ws") + f"/ws/{table['id']}") as ws:
+                ws.send(json.dumps({"type": "hello", "token": token}))
+                message = json.loads(ws.recv(timeout=60))
+                while not stop.is_set() and not message.get("over"):
+                    if message.get("type") == "state" and message.get("choices"):
+                        sent = time.perf_counter()
+                        ws.send(json.dumps({"type": "pick", "index": 0}))
+                        message = json.loads(ws.recv(timeout=60))
+                        latencies.append(time.perf_counter() - sent)
+                    else:
+                        message = json.loads(ws.recv(timeout=60))
+        except Exception as exc:  # counted, not raised: the soak goes on
+            if not stop.is_set():
+                errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+
+def spectator(url: str, table_id: str, stop: threading.Event, errors: list) -> None:
+    try:
+        with connect(url.replace("http", "ws") + f"/ws/{table_id}") as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            while not stop.is_set():
+                try:
+                    ws.recv(timeout=1)
+                except TimeoutError:
+                    pass
+    except Exception as exc:
+        if not stop.is_set():
+            errors.append(f"spectator: {type(exc).__name__}: {exc}"[:200])
+
+
+def percentile(values: list, p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--bot-tables", type=int, default=30)
+    parser.add_argument("--people", type=int, default=10)
+    parser.add_argument("--spectators", type=int, default=100)
+    parser.add_argument("--pace", type=float, default=0.2)
+    parser.add_argument("--every", type=float, default=10)
+    parser.add_argument("--ruleset", default="la-famiglia")
+    args = parser.parse_args(argv)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as saves:
+        server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                                   "--saves", saves], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            for _ in range(300):
+                try:
+                    httpx.get(url + "/api/tables", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            print(f"server up, RSS {rss_mb(server.pid):.0f} MB", flush=True)
+            stop, errors, latencies, threads = threading.Event(), [], [], []
+            bot_ids = []
+            for _ in range(args.bot_tables):
+                response = httpx.post(url + "/api/tables", timeout=60,
+                                      json={"ruleset": args.ruleset, "seats": ["random", "random"], "pace": args.pace})
+                if response.status_code == 200:
+                    bot_ids.append(response.json()["id"])
+                else:
+                    errors.append(f"bot table: {response.status_code} {response.text[:100]}")
+            for i in range(args.people):
+                threads.append(threading.Thread(target=person, args=(url, args.ruleset, stop, latencies, errors)))
+            for i in range(args.spectators):
+                threads.append(threading.Thread(target=spectator, args=(url, bot_ids[i % len(bot_ids)], stop, errors)))
+            for thread in threads:
+                thread.start()
+            start = time.monotonic()
+            while time.monotonic() - start < args.seconds:
+                time.sleep(min(args.every, args.seconds - (time.monotonic() - start)))
+                print(f"{time.monotonic() - start:5.0f} s: RSS {rss_mb(server.pid):.0f} MB, "
+                      f"{len(latencies)} moves, p99 {percentile(latencies, 99) * 1000:.0f} ms, "
+                      f"{len(errors)} errors", flush=True)
+            stop.set()
+            for thread in threads:
+                thread.join(70)
+            time.sleep(2)
+            print(f"after the people and spectators left: RSS {rss_mb(server.pid):.0f} MB")
+            print(f"move-to-state latency over {len(latencies)} moves: p50 {percentile(latencies, 50) * 1000:.0f} ms, "
+                  f"p90 {percentile(latencies, 90) * 1000:.0f} ms, p99 {percentile(latencies, 99) * 1000:.0f} ms, "
+                  f"max {max(latencies, default=float('nan')) * 1000:.0f} ms; errors: {len(errors)}")
+            for error in sorted(set(errors))[:5]:
+                print("  ", error)
+        finally:
+            server.terminate()
+            server.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
