@@ -36,6 +36,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_server(port: int, saves) -> subprocess.Popen:
+    """``rulebook serve`` on 127.0.0.1:``port`` with the saves folder ``saves``, once it answers."""
+    server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
+                               "--saves", str(saves)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(300):
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return server
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -98,16 +112,8 @@ def main(argv=None) -> int:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as saves:
-        server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
-                                   "--saves", saves], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = start_server(port, saves)
         try:
-            for _ in range(300):
-                try:
-                    httpx.get(url + "/api/tables", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
             print(f"server up, RSS {rss_mb(server.pid):.0f} MB", flush=True)
             stop, errors, latencies, threads = threading.Event(), [], [], []
             bot_ids = []

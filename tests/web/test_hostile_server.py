@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -248,19 +246,13 @@ def test_a_never_ending_table_of_bots_is_cut_off(server, monkeypatch):
 
 
 def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from soak import start_server
+
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
-                                "--saves", str(tmp_path)], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = start_server(port, tmp_path)
     try:
         url = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                httpx.get(url + "/api/tables", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         created = [httpx.post(url + "/api/tables", timeout=30, json={
             "ruleset": "la-famiglia", "seats": ["random", "random"], "pace": 0}).json()["id"] for _ in range(3)]
         with connect(f"ws://127.0.0.1:{port}/ws/{created[0]}") as keep:  # an open connection does not hold it up
