@@ -232,6 +232,7 @@ class Server:
         if live.bot_task is None or live.bot_task.done():
             if live.table.bot_to_move() is not None and not live.table.error:
                 live.bot_task = asyncio.get_running_loop().create_task(self.run_bots(live))
+                live.bot_task.add_done_callback(lambda _: self.unload_if_idle(live))  # a finished game of bots
 
     async def run_bots(self, live: LiveTable) -> None:
         table = live.table

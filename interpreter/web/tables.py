@@ -26,6 +26,7 @@ from dsl.errors import IllegalActionError, ParameterError
 from ..analysis.match_log import MatchRecorder, log_header
 from ..bots import bot_seed, make_bot
 from . import narration, staging
+from .history import StateHistory
 
 HUMAN = "human"
 RECORD_FORMAT = "rulebook-table/1"
@@ -73,7 +74,7 @@ class Table:
 
     def _replay(self, actions: list) -> None:
         state = self.game.new_initial_state(self.record["seed"])
-        self.states = [state]
+        self.states = StateHistory(state)
         self.step_seats = []
         self.seen = narration.visible_sets(state)
         self.heard = {}
@@ -87,7 +88,7 @@ class Table:
         state = self.states[-1].clone()
         state.apply_action(action)
         lines, self.seen = narration.step_lines(self.seen, self.heard, seat, action, state)
-        self.states.append(state)
+        self.states.append(str(action), state)
         self.step_seats.append(seat)
         self.lines.append(lines)
         self.record["actions"].append(str(action))
@@ -111,8 +112,11 @@ class Table:
         if self.record.get("ruleset") and not self.record.get("design"):
             header["ruleset"] = self.record["ruleset"]  # its name among the shipped rulesets
         recorder = MatchRecorder(header, self.record["seed"])
-        for i, text in enumerate(self.record["actions"]):
-            recorder.record(self.step_seats[i], self.states[i].legal_actions(), text, self.states[i + 1])
+        states = iter(self.states)
+        before = next(states)
+        for i, (text, after) in enumerate(zip(self.record["actions"], states)):
+            recorder.record(self.step_seats[i], before.legal_actions(), text, after)
+            before = after
         return recorder.log(self.state)
 
     # ---- seats -------------------------------------------------------------------------------------

@@ -269,3 +269,25 @@ def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
     for table_id in created:
         record = json.loads((tmp_path / f"{table_id}.json").read_text(encoding="utf-8"))
         assert record["actions"], table_id
+
+
+def test_a_table_keeps_states_at_intervals_and_recomputes_the_others():
+    import random
+
+    from interpreter import load_game
+    from interpreter.web.history import StateHistory
+
+    game = load_game("la-famiglia")
+    state = game.new_initial_state(4)
+    every, history = [state], StateHistory(state, every=5)
+    rng = random.Random(4)
+    while not state.is_terminal() and len(every) < 40:
+        action = rng.choice(state.legal_actions())
+        state = state.clone()
+        state.apply_action(action)
+        every.append(state)
+        history.append(str(action), state)
+    assert len(history) == len(every) and len(history.kept) <= len(every) // 5 + 1
+    assert [history[i].to_json() for i in range(len(every))] == [s.to_json() for s in every]
+    assert [s.to_json() for s in history] == [s.to_json() for s in every]
+    assert history[-1] is every[-1]
