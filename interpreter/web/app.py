@@ -19,17 +19,18 @@ import secrets
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from dsl.errors import RulebookError
 from rulebook_data import package_folder
 
 from ..analysis.match_log import check_log
 from ..bots import BOTS, MAX_DECISIONS
-from . import limits, sandbox
+from . import limits, sandbox, sockets
+from .limits import Problem
 from .catalog import Catalog
 from .tables import HUMAN, DamagedRecord, Table, TableStore
 
@@ -37,22 +38,14 @@ STATIC = package_folder(__package__) / "static"
 MAX_BODY = sandbox.MAX_SOURCE + 20_000
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
 SIMULATE_SECONDS = 30.0
-MAX_PACE = 10.0
 MAX_LIVE = 200  # tables in memory at once (idle ones are unloaded first)
 MAX_BOT_TABLES = 40  # tables of bots only playing at once
 MAX_CONNECTIONS = 128  # websockets from one address at once
+MAX_DESIGN_QUEUE = 8  # checks (or simulations) of posted rulesets waiting at once
+MAX_DESIGN_PER_CLIENT = 2  # checks and simulations of one address under way or waiting
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
-
-
-class Problem(Exception):
-    """A request the server refuses, with a message for the page."""
-
-    def __init__(self, message: str, status: int = 400):
-        super().__init__(message)
-        self.message = message
-        self.status = status
 
 
 class LiveTable:
@@ -72,7 +65,9 @@ class Server:
         self.hosts = hosts
         self.live: dict = {}
         self.reports: dict = {}
-        self.design_slots = asyncio.Semaphore(2)
+        self.design_slots = {"check": asyncio.Semaphore(2), "simulate": asyncio.Semaphore(1)}  # checks never
+        self.design_waiting = {"check": 0, "simulate": 0}  # wait behind simulations
+        self.design_by_client: dict = {}  # address -> its checks and simulations under way or waiting
         self.connections: dict = {}  # address -> open websockets
 
     def without_paths(self, text: str) -> str:
@@ -138,7 +133,7 @@ class Server:
         return sum(1 for live in self.live.values() if not live.table.humans() and not live.table.error
                    and not live.table.state.is_terminal())
 
-    async def create(self, body: dict) -> dict:
+    async def create(self, body: dict, client: str = "") -> dict:
         seats = body.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, str) and 0 < len(s) < 200 for s in seats):
             raise Problem("seats must be a list of 'human' or bot specs")
@@ -153,7 +148,7 @@ class Server:
         players = body.get("players")
         if players is not None and (not isinstance(players, int) or not 1 <= players <= 64):
             raise Problem("players must be a whole number")
-        pace = _pace(body.get("pace", 1.0))
+        pace = limits.pace(body.get("pace", 1.0))
         seed = secrets.randbelow(1 << 31)
         actions: list = []
         if "record" in body:  # a game record (rulebook play --log) to continue at this table
@@ -164,7 +159,7 @@ class Server:
             text = body["source"]
             if len(text) > sandbox.MAX_SOURCE:
                 raise Problem("this ruleset is too large")
-            checked = await self.design("check", DESIGN_SECONDS, text, params, players)
+            checked = await self.design("check", DESIGN_SECONDS, client, text, params, players)
             if not checked.get("ok"):
                 raise Problem("this ruleset has errors: " + "; ".join(e["message"] for e in checked["errors"]))
             path = self.store.design_path(text)
@@ -260,20 +255,36 @@ class Server:
                     await self.broadcast(live)
 
     # ---- designer ----------------------------------------------------------------------------------
-    async def design(self, function: str, seconds: float, *args) -> dict:
-        async with self.design_slots:
-            try:
+    async def design(self, function: str, seconds: float, client: str, *args) -> dict:
+        """Run ``function`` (check, simulate) of the sandbox on a posted ruleset: checks and
+        simulations have slots of their own (a check never waits behind a simulation), queues of at
+        most ``MAX_DESIGN_QUEUE``, and one address at most ``MAX_DESIGN_PER_CLIENT`` under way."""
+        if self.design_by_client.get(client, 0) >= MAX_DESIGN_PER_CLIENT:
+            raise Problem(f"at most {MAX_DESIGN_PER_CLIENT} checks or simulations at a time: wait for yours", 429)
+        if self.design_waiting[function] >= MAX_DESIGN_QUEUE:
+            raise Problem("the designer is busy: try again in a moment", 503)
+        self.design_by_client[client] = self.design_by_client.get(client, 0) + 1
+        self.design_waiting[function] += 1
+        waiting = True
+        try:
+            async with self.design_slots[function]:
+                self.design_waiting[function] -= 1
+                waiting = False
                 return await asyncio.to_thread(sandbox.run, function, seconds, args[0],
                                                str(self.catalog.folder), *args[1:])
-            except (sandbox.SandboxTimeout, OSError) as exc:
-                return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
-                                                 "message": f"the work on this ruleset was {exc}"}]}
+        except (sandbox.SandboxTimeout, OSError) as exc:
+            return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
+                                             "message": f"the work on this ruleset was {exc}"}]}
+        finally:
+            if waiting:
+                self.design_waiting[function] -= 1
+            self.design_by_client[client] -= 1
+            if not self.design_by_client[client]:
+                del self.design_by_client[client]
 
 
-def _pace(value) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_PACE:
-        raise Problem(f"the pace is a number of seconds from 0 to {MAX_PACE:g}")
-    return float(value)
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 async def _json_body(request: Request) -> dict:
@@ -323,7 +334,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
 
     async def tables(request):
         if request.method == "POST":
-            return JSONResponse(await server.create(await _json_body(request)))
+            return JSONResponse(await server.create(await _json_body(request), _client(request)))
         return JSONResponse({"tables": await asyncio.to_thread(_table_list, server.store)})
 
     async def table_record(request):
@@ -343,7 +354,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
     async def designer_check(request):
         body = await _json_body(request)
         text, params, players = _design_input(body)
-        return JSONResponse(await server.design("check", DESIGN_SECONDS, text, params, players))
+        return JSONResponse(await server.design("check", DESIGN_SECONDS, _client(request), text, params, players))
 
     async def designer_simulate(request):
         body = await _json_body(request)
@@ -358,7 +369,8 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= 100_000:
             raise Problem("first: a game number from 0 to 100000")
         _check_bots(seats)
-        result = await server.design("simulate", SIMULATE_SECONDS, text, params, players, seats, games, first)
+        result = await server.design("simulate", SIMULATE_SECONDS, _client(request), text, params, players, seats,
+                                     games, first)
         report = result.pop("report", None)
         if report is not None:
             report_id = secrets.token_urlsafe(9)
@@ -385,7 +397,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
         server.connections[address] = server.connections.get(address, 0) + 1
         rate = limits.RateLimit()
         try:
-            await _serve_socket(server, websocket, rate)
+            await sockets.serve(server, websocket, rate)
         finally:
             server.connections[address] -= 1
             if not server.connections[address]:
@@ -469,93 +481,6 @@ def _table_list(store: TableStore) -> list:
                     "ended": record.get("ended")})
     out.sort(key=lambda r: -r["created"])
     return out
-
-
-async def _receive(websocket: WebSocket, rate: limits.RateLimit):
-    """The next message of a connection as JSON; ValueError (with a message) for a binary, too large,
-    too deep or too frequent one."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    if not rate.allow():
-        raise ValueError(f"at most {limits.RATE:g} messages a second")
-    if message.get("text") is None:
-        raise ValueError("messages are JSON text, not binary")
-    return limits.parse_message(message["text"])
-
-
-async def _serve_socket(server: Server, websocket: WebSocket, rate: limits.RateLimit) -> None:
-    try:
-        hello = await _receive(websocket, rate)
-        live = await server.table(str(websocket.path_params["table_id"]))
-        seat = live.table.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
-    except (Problem, PermissionError, ValueError) as exc:
-        await websocket.send_json({"type": "refused", "message": server.without_paths(getattr(exc, "message", str(exc)))})
-        await websocket.close()
-        return
-    except WebSocketDisconnect:
-        return
-    entry = (websocket, seat)
-    live.connections.append(entry)
-    try:
-        await websocket.send_json(live.table.message(seat))
-        while True:
-            try:
-                command = await _receive(websocket, rate)
-            except ValueError as exc:
-                await websocket.send_json({"type": "notice", "message": f"refused: {exc}"})
-                continue
-            await _command(server, live, seat, websocket, command)
-    except WebSocketDisconnect:
-        pass
-    except RuntimeError:
-        await websocket.close()
-    finally:
-        if entry in live.connections:
-            live.connections.remove(entry)
-        server.unload_if_idle(live)
-
-
-async def _command(server: Server, live: LiveTable, seat, websocket, command) -> None:
-    """One command from a connection; a seat's commands need its seat (a spectator only reads)."""
-    if not isinstance(command, dict):
-        return
-    kind = command.get("type")
-    table = live.table
-    if kind == "travel":
-        try:
-            await websocket.send_json(table.travel(command.get("move"), command.get("seat")))
-        except RulebookError as exc:
-            await websocket.send_json({"type": "notice", "message": exc.message})
-        return
-    if seat is None:
-        await websocket.send_json({"type": "notice", "message": "spectators cannot act"})
-        return
-    async with live.lock:
-        try:
-            if kind == "pick":
-                await asyncio.to_thread(table.pick, seat, command.get("index"))
-            elif kind == "back":
-                table.back(seat)
-            elif kind == "undo":
-                await asyncio.to_thread(table.request_undo, seat)
-            elif kind == "undo_answer":
-                await asyncio.to_thread(table.answer_undo, seat, bool(command.get("agree")))
-            elif kind == "pace":
-                table.record["pace"] = _pace(command.get("seconds"))
-                table.version += 1
-            else:
-                return
-        except Problem as exc:
-            await websocket.send_json({"type": "notice", "message": exc.message})
-            return
-        except RulebookError as exc:
-            if exc.stage != "illegal action":
-                table.error = f"the game stopped: {exc}"
-            else:
-                await websocket.send_json({"type": "notice", "message": exc.message})
-                return
-        await server.changed(live)
 
 
 def _with_headers(app, server: Server):

@@ -17,6 +17,23 @@ MAX_JSON_DEPTH = 16  # nesting of one websocket message
 RATE = 20.0  # messages per second a connection may send on average ...
 BURST = 40  # ... and at most so many at once
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+MAX_PACE = 10.0  # seconds between two moves of bots
+
+
+class Problem(Exception):
+    """A request the server refuses, with a message for the page."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def pace(value) -> float:
+    """The bots' pace a page asks for, in seconds."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_PACE:
+        raise Problem(f"the pace is a number of seconds from 0 to {MAX_PACE:g}")
+    return float(value)
 
 
 def check_bot_spec(spec: str) -> str | None:

@@ -291,3 +291,37 @@ def test_a_table_keeps_states_at_intervals_and_recomputes_the_others():
     assert [history[i].to_json() for i in range(len(every))] == [s.to_json() for s in every]
     assert [s.to_json() for s in history] == [s.to_json() for s in every]
     assert history[-1] is every[-1]
+
+
+def test_designer_checks_never_wait_behind_simulations_and_each_address_has_a_fair_share(tmp_path, monkeypatch):
+    """Two simulations of one address fill its share; a third request of it is refused at once; a
+    check from another address runs while the simulations still hold their slot."""
+    import asyncio
+    import threading
+
+    from interpreter.web import app as web_app
+
+    release = threading.Event()
+
+    def sandboxed(function, seconds, text, folder, *args):
+        if function == "simulate":
+            release.wait(10)
+        return {"ok": True, "function": function}
+
+    monkeypatch.setattr(web_app.sandbox, "run", sandboxed)
+    server = web_app.Server(ROOT / "rulesets", tmp_path)
+
+    async def scenario():
+        simulations = [asyncio.create_task(server.design("simulate", 1, "a", "text")) for _ in range(2)]
+        await asyncio.sleep(0.1)
+        with pytest.raises(web_app.Problem) as refused:
+            await server.design("check", 1, "a", "text")
+        checked = await asyncio.wait_for(server.design("check", 1, "b", "text"), 5)
+        release.set()
+        return refused.value, checked, await asyncio.gather(*simulations)
+
+    refused, checked, simulated = asyncio.run(scenario())
+    assert refused.status == 429 and "at a time" in refused.message
+    assert checked == {"ok": True, "function": "check"}
+    assert simulated == [{"ok": True, "function": "simulate"}] * 2
+    assert server.design_by_client == {} and server.design_waiting == {"check": 0, "simulate": 0}
