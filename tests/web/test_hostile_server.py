@@ -325,3 +325,12 @@ def test_designer_checks_never_wait_behind_simulations_and_each_address_has_a_fa
     assert checked == {"ok": True, "function": "check"}
     assert simulated == [{"ok": True, "function": "simulate"}] * 2
     assert server.design_by_client == {} and server.design_waiting == {"check": 0, "simulate": 0}
+
+
+def test_the_lobby_lists_a_damaged_table_with_its_reason(server, context):
+    (server.saves / "lobbydamage1.json").write_text('{"format": "rulebook-table/1"}', encoding="utf-8")
+    page = context().new_page()
+    page.goto(server.url + "/")
+    item = page.locator("#tables li", has_text="lobbydamage1")
+    item.wait_for(timeout=30_000)
+    assert "damaged: the save file is damaged" in item.inner_text()

@@ -188,10 +188,16 @@ async function listTables() {
   if (!data.tables.length) list.appendChild(el("li", "dim", "no tables yet"));
   for (const table of data.tables) {
     const item = el("li");
+    if (table.damaged) {  // a save file the server cannot use: listed with the reason, not opened
+      item.appendChild(el("span", "dim", `${table.id} · damaged: ${table.damaged}`));
+      list.appendChild(item);
+      continue;
+    }
     const a = el("a", null, `${table.game}`);
     a.href = `/table/${table.id}`;
     item.appendChild(a);
-    item.appendChild(el("span", "dim", ` · ${table.seats.join(", ")} · ${table.moves} moves`));
+    const ended = table.ended ? ` · ${table.ended}` : "";
+    item.appendChild(el("span", "dim", ` · ${table.seats.join(", ")} · ${table.moves} moves${ended}`));
     list.appendChild(item);
   }
 }
