@@ -111,6 +111,9 @@ class Table:
         header = log_header(self.game, self.seats)
         if self.record.get("ruleset") and not self.record.get("design"):
             header["ruleset"] = self.record["ruleset"]  # its name among the shipped rulesets
+        else:  # a design: its file's name, never where the server keeps it
+            header["ruleset"] = Path(self.game.path).name
+        header["ruleset_files"] = {Path(name).name: digest for name, digest in header.get("ruleset_files", {}).items()}
         recorder = MatchRecorder(header, self.record["seed"])
         states = iter(self.states)
         before = next(states)

@@ -334,3 +334,16 @@ def test_the_lobby_lists_a_damaged_table_with_its_reason(server, context):
     item = page.locator("#tables li", has_text="lobbydamage1")
     item.wait_for(timeout=30_000)
     assert "damaged: the save file is damaged" in item.inner_text()
+
+
+def test_no_answer_names_a_folder_of_the_server(server):
+    source = (ROOT / "tests" / "broken" / "_minimal.yaml").read_text(encoding="utf-8")
+    table = create_table(server, seats=["human", "random"], source=source)
+    token = table["seats"][0]["link"].split("#seat=")[1]
+    record = httpx.post(server.url + f"/api/tables/{table['id']}/record", json={"token": token}, timeout=30)
+    assert record.status_code == 200 and "/" not in record.json()["ruleset"]
+    broken = httpx.post(server.url + "/api/tables", timeout=60, json={
+        "seats": ["human", "random"], "source": source.replace("score: 0", "score: nope()")})
+    assert broken.status_code == 400
+    for answer in (record.text, broken.text):
+        assert str(server.saves) not in answer and str(ROOT) not in answer
