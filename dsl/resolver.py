@@ -17,6 +17,7 @@ from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type
 from .yaml_loader import Document
 
 EVENTS = ("enter", "leave", "empty")
+MAX_EXPRESSIONS = 5_000  # expressions and statements in one ruleset (the largest shipped: about 350)
 
 
 class Resolver(Declarations, Statements, Decisions, DisplayChecks):
@@ -33,6 +34,7 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
         self.statement_calls: set = set()  # ids of the calls that stand in simple statements
         self.procedure_stack: list = []  # the procedures whose bodies are being checked
         self.return_types: dict = {}  # procedure name -> the type of the values it returns
+        self.parsed = 0  # expressions and statements parsed so far (at most MAX_EXPRESSIONS)
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -41,6 +43,11 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
 
     def parse(self, path, statement=False):
         value = self._get(path)
+        self.parsed += 1
+        if self.parsed > MAX_EXPRESSIONS:  # loading stays within seconds: a located error, and no more work
+            raise CheckError(f"the rules hold more than {MAX_EXPRESSIONS:,} expressions and statements",
+                             self.doc.position(path), "a ruleset this large is beyond what rulebook loads: "
+                             "call procedures and definitions instead of repeating rules")
         try:
             if statement:
                 return parse_statement(value, self.doc.text_position(path))

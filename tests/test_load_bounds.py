@@ -120,3 +120,15 @@ def test_a_seed_beyond_what_a_log_keeps_is_refused(capsys):
 
     assert main(["play", str(MINIMAL), "--seed", "9" * 5000]) != 0
     assert "at most 20 digits" in capsys.readouterr().err
+
+
+def test_a_ruleset_beyond_the_bound_on_expressions_is_a_located_error(tmp_path, monkeypatch):
+    from dsl import resolver
+
+    monkeypatch.setattr(resolver, "MAX_EXPRESSIONS", 40)
+    path = _with_procedure([f"x = x + {i}" for i in range(60)], tmp_path)
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = caught.value.errors[0]
+    assert "the rules hold more than 40 expressions and statements" in error.message
+    assert error.position is not None and error.position.line > 20
