@@ -2,7 +2,7 @@
 
 Starts ``rulebook serve`` on a free 127.0.0.1 port with a fresh saves folder, then for ``--seconds``:
 ``--bot-tables`` tables of two random bots (pace ``--pace``), ``--people`` tables of one person
-(a client that picks the first choice as soon as it is its turn) against a random bot, and
+(a client that picks the first choice 0.1 s after it is its turn) against a random bot, and
 ``--spectators`` websockets watching the bot tables.  Prints the server's RSS every ``--every``
 seconds, then the move-to-state latency of the people (p50/p90/p99/max), errors, and the RSS at the
 end and after the tables are left::
@@ -28,6 +28,7 @@ import httpx
 from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
+THINK = 0.1  # seconds a person takes to pick (the server allows 20 messages a second)
 
 
 def free_port() -> int:
@@ -68,7 +69,10 @@ def person(url: str, ruleset: str, stop: threading.Event, latencies: list, error
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 message = json.loads(ws.recv(timeout=60))
                 while not stop.is_set() and not message.get("over"):
+                    if message.get("type") == "notice" and "a second" in message.get("message", ""):
+                        errors.append("rate limited")  # a person clicks at most THINK apart: never expected
                     if message.get("type") == "state" and message.get("choices"):
+                        time.sleep(THINK)
                         sent = time.perf_counter()
                         ws.send(json.dumps({"type": "pick", "index": 0}))
                         message = json.loads(ws.recv(timeout=60))
