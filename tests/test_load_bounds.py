@@ -50,14 +50,17 @@ def test_generated_code_grows_linearly_with_a_chain_of_ifs(tmp_path, monkeypatch
     assert large < 200 * 2 * 80  # about 65 nodes per if, for each of its two call sites
 
 
-def test_a_game_beyond_the_bound_on_generated_code_is_a_located_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(blocks, "MAX_GENERATED", 2000)
-    path = _with_procedure([f"x = x + {i}" for i in range(300)], tmp_path)
+@pytest.mark.parametrize("bound, value, statements, message", [
+    ("interpreter.codegen.blocks.MAX_GENERATED", 2000, 300, "the rules compile to more than 2,000 pieces of code"),
+    ("dsl.resolver.MAX_EXPRESSIONS", 40, 60, "the rules hold more than 40 expressions and statements")])
+def test_a_ruleset_beyond_a_load_bound_is_a_located_error(bound, value, statements, message, tmp_path, monkeypatch):
+    monkeypatch.setattr(bound, value)
+    path = _with_procedure([f"x = x + {i}" for i in range(statements)], tmp_path)
     with pytest.raises(ErrorList) as caught:
         load_game(path, cache=False)
     error = caught.value.errors[0]
-    assert "the rules compile to more than 2,000 pieces of code" in error.message
-    assert error.position is not None and error.position.line > 1
+    assert message in error.message
+    assert error.position is not None and error.position.line > 20
 
 
 def test_a_chain_of_ifs_plays_as_before(tmp_path):
@@ -121,14 +124,3 @@ def test_a_seed_beyond_what_a_log_keeps_is_refused(capsys):
     assert main(["play", str(MINIMAL), "--seed", "9" * 5000]) != 0
     assert "at most 20 digits" in capsys.readouterr().err
 
-
-def test_a_ruleset_beyond_the_bound_on_expressions_is_a_located_error(tmp_path, monkeypatch):
-    from dsl import resolver
-
-    monkeypatch.setattr(resolver, "MAX_EXPRESSIONS", 40)
-    path = _with_procedure([f"x = x + {i}" for i in range(60)], tmp_path)
-    with pytest.raises(ErrorList) as caught:
-        load_game(path, cache=False)
-    error = caught.value.errors[0]
-    assert "the rules hold more than 40 expressions and statements" in error.message
-    assert error.position is not None and error.position.line > 20
