@@ -367,3 +367,13 @@ def test_a_misspelt_parameter_in_an_option_text_gets_a_did_you_mean(tmp_path):
                                               "              params: {sides: \"[6]\"}\n")
     (error,) = errors(write(tmp_path, text))
     assert error.message == "unknown name 'sidez'" and "did you mean 'sides'?" in error.hint
+
+
+def test_setup_and_triggers_may_call_a_procedure_that_keeps_another_ones_value(tmp_path):
+    text = RETURNS.replace("flow:", "  init(y):\n    - let z = double(y)\n    - best = z\n"
+                                    "  asks:\n    - let v = pick()\n    - best = v\n"
+                                    "setup:\n  - init(4)\nflow:")
+    game = load_game(write(tmp_path, text))
+    assert game.new_initial_state(0).vars["best"] == 22
+    (error,) = errors(write(tmp_path, text.replace("  - init(4)\n", "  - asks()\n")))
+    assert "procedure asks asks for a decision" in error.message and "setup cannot do" in error.message
