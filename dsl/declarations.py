@@ -13,7 +13,7 @@ from .errors import CheckError, ParameterError
 from .templates import template_fields
 from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, type_of_value
 
-VISIBILITIES = ("all", "owner", "none", "count", "top")
+VISIBILITIES = ("all", "owner", "others", "none", "count", "top")
 MAX_COUNT = 10_000  # components of one row of a table
 STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads lie in [-2^63, 2^63)
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
@@ -93,6 +93,10 @@ class Declarations:
                     self.error(CheckError(f"visibility '{visibility}' is not one of "
                                           f"{', '.join(VISIBILITIES)}"), path + ("visibility",))
                     visibility = "all"
+            if visibility in ("owner", "others") and not spec.get("per"):
+                self.error(CheckError(f"a shared zone has no owner, so visibility '{visibility}' means nothing",
+                                      hint="keep one zone per player (per: player) or per component, "
+                                           "or use all, none, count or top"), path + ("visibility",))
             grid = None
             if "grid" in spec:
                 dims = [self.static_value(path + ("grid", k), f"the grid's {k}") for k in ("rows", "columns")]

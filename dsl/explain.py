@@ -12,7 +12,8 @@ from . import ast, ir
 from .unparse import literal, unparse
 
 EVENTS = {"enter": "something enters", "leave": "something leaves", "empty": "the last component leaves"}
-VISIBILITY = {"all": "open to everyone", "owner": "seen by its owner only", "none": "seen by no one",
+VISIBILITY = {"all": "open to everyone", "owner": "seen by its owner only",
+              "others": "seen by everyone but its owner", "none": "seen by no one",
               "count": "face down (only the count is known)", "top": "only the top component is seen"}
 
 

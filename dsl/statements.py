@@ -251,8 +251,14 @@ class Statements:
                              suggest(name, known) or "see docs/language.md for the effects")
         self.checker.symbols[call] = ("effect", name)
         self.checker.check_arguments(effect, call, scope)
-        if ctx.simultaneous and name not in ("move", "draw", "log"):
+        if ctx.simultaneous and name not in ("move", "draw", "log", "show"):
             raise CheckError(f"'{name}' is not allowed in a simultaneous block", call.pos)
+        if ctx.simultaneous and name == "show":
+            to = call.args[1] if len(call.args) > 1 else dict(call.kwargs).get("to")
+            if not (isinstance(to, ast.Name) and to.id == ctx.simultaneous):
+                raise CheckError("a simultaneous block may show components only to its own player", call.pos,
+                                 f"write show(..., to={ctx.simultaneous}), and show the others after the block")
+            return ir.Exec(pos, ast.CallStmt(call.pos, call))
         if ctx.simultaneous and call.args[1:2]:
             self._check_private_destination(call, scope)
         return ir.Exec(pos, ast.CallStmt(call.pos, call))

@@ -73,7 +73,8 @@ zones:
 vars:
   turns: 0
 """
-TEST_GAMES = [MINIMAL, CONTEXT]
+FOREHEADS = TESTS / "games" / "foreheads.yaml"  # hands held facing out (visibility: others)
+TEST_GAMES = [MINIMAL, CONTEXT, FOREHEADS]
 
 
 def player_counts(path: Path, depth: int = 0) -> list:

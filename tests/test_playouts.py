@@ -170,7 +170,8 @@ class Sight:
 
     * a zone kept per component is seen at all only if its component (its host) is seen;
     * ``all`` zones show everything, ``owner`` zones show everything to their owner now (the owner of a
-      zone kept per component is the owner of the zone its host lies in), ``top`` zones show their top
+      zone kept per component is the owner of the zone its host lies in), ``others`` zones to every
+      seat but that owner, ``top`` zones show their top
       component, ``count`` and ``none`` zones nothing."""
 
     def __init__(self, state, viewer):
@@ -198,6 +199,8 @@ class Sight:
             visibility = self.game.zone_visibility[zone]
             if visibility == "owner":
                 sees = self.viewer is not None and self.owner_now(zone) == self.viewer
+            elif visibility == "others":
+                sees = self.viewer is not None and self.owner_now(zone) not in (None, self.viewer)
             else:
                 sees = visibility == "all"
             # scoring: reveal: turns the named zones face up once the game is over
@@ -306,12 +309,19 @@ def check_view(state, viewer, zones_too=True):
     zone exactly as its visibility says."""
     game = state.game
     rs = game.ruleset
-    view = state.view(viewer)
+    view = dict(state.view(viewer))
     text = json.dumps(view, allow_nan=False)
     if zones_too:
         assert json.loads(text) == view, "the view is not plain JSON data (tuples, non-text keys, ...)"
     sight = Sight(state, viewer)
     names = json_names(game)
+    known = view.pop("known", [])  # what the viewer was shown, or saw go where it cannot see now
+    for card in known:
+        c = card["id"]
+        assert viewer is not None and state.known[c] >> viewer & 1 and not sight.sees(c), card
+        assert card["zone"] == game.zone_names[state.loc[c]], card
+    if known:
+        text = json.dumps(view, allow_nan=False)
     for c, name in shown_components(view, text):
         assert sight.sees(c), f"view({viewer}) shows hidden component {c} ({game.names[c]})"
         assert name == names[c], f"view({viewer}) names component {c} {name}"

@@ -105,9 +105,11 @@ def with_new_builtins():
     functions = Registry("function", dict(FUNCTIONS.entries))
     effects = Registry("effect", dict(EFFECTS.entries))
     for name in ("text", "seat", "join", "player", "teams", "best", "last_roll"):
-        functions.register(name, (Param("value", "any"),), STR, "a later built-in")(lambda state, value: "")
+        if functions.get(name) is None:  # those the language has by now stay as they are
+            functions.register(name, (Param("value", "any"),), STR, "a later built-in")(lambda state, value: "")
     for name in ("show", "join_table", "score"):
-        effects.register(name, (Param("value", "any"),), None, "a later built-in")(lambda state, value: None)
+        if effects.get(name) is None:
+            effects.register(name, (Param("value", "any"),), None, "a later built-in")(lambda state, value: None)
     functions.register("turn_total", (), INT, "a later built-in")(lambda state: 0)
     return functions, effects
 

@@ -105,3 +105,20 @@ def end_game(state, reason=""):
 def log(state, message, player=None, component=None, number=None, other=None, count=None, to=None):
     narration.add(state, message, {"player": player, "component": component, "number": number,
                                    "other": other, "count": count}, to)
+
+
+@effect("show", [Param("items", "items"), Param("to", "player")], None,
+        "Let one seat look at a component (or every component of a list or zone) it may not see: it "
+        "learns what the component is and where it lies, as if it had seen it, until the component "
+        "moves where that seat cannot see it. Its view lists it under `known`, and messages name it "
+        "to that seat.")
+def show(state, items, to):
+    if to is None:
+        raise RulesRuntimeError("show(): 'to' is none (no seat to show to)")
+    cards = list(items) if isinstance(items, list) else [items]
+    if any(c is None for c in cards):
+        raise RulesRuntimeError("show(): there is nothing to show (the value is none)")
+    bit = 1 << to
+    for c in cards:
+        state.known[c] |= bit
+        state.blind_to[state.loc[c]] &= ~bit  # the seat knows the place of a component there now

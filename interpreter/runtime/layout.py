@@ -137,6 +137,8 @@ class Layout:
             return self.all_seats
         if visibility == "owner" and self.zone_owner[zone] is not None:
             return 1 << self.zone_owner[zone]
+        if visibility == "others" and self.zone_owner[zone] is not None:
+            return self.all_seats & ~(1 << self.zone_owner[zone])
         return 0
 
     def visible_mask(self, s, zone) -> int:

@@ -1,7 +1,7 @@
 """What one player may see of a state, as JSON-ready data.
 
 Zones follow their visibility: ``all`` shows the contents, ``owner`` shows them to the owning player
-and a count to the others, ``top`` shows the count and the top component, ``count`` and ``none`` show
+and a count to the others, ``others`` to every seat but the owner (who sees a count), ``top`` shows the count and the top component, ``count`` and ``none`` show
 only how many components lie there.  A hidden component never appears with its id or attributes.
 ``view(None)`` is what a spectator sees: only what is open to everyone.
 """
@@ -21,6 +21,9 @@ def zone_visible(state, zone: int, viewer) -> bool:
         return True
     if visibility == "owner":
         return viewer is not None and game.zone_owner_now(state, zone) == viewer
+    if visibility == "others":
+        owner = game.zone_owner_now(state, zone)
+        return viewer is not None and owner is not None and owner != viewer
     return False
 
 
@@ -34,6 +37,15 @@ def component_visible(state, c: int, viewer) -> bool:
         return False
     host = game.zone_host[zone]
     return host is None or component_visible(state, host, viewer)
+
+
+def known_hidden(state, viewer) -> list:
+    """The components ``viewer`` knows (it was shown them, or saw them go where it cannot see) but
+    does not see now, in table order."""
+    if viewer is None:
+        return []
+    bit = 1 << viewer
+    return [c for c, seats in enumerate(state.known) if seats & bit and not component_visible(state, c, viewer)]
 
 
 def seen_components(state, viewer) -> set:
@@ -69,6 +81,9 @@ def zone_mask(state, zone: int) -> int:
     elif visibility == "owner":
         owner = game.zone_owner_now(state, zone)
         mask = 0 if owner is None else 1 << owner
+    elif visibility == "others":
+        owner = game.zone_owner_now(state, zone)
+        mask = 0 if owner is None else game.all_seats & ~(1 << owner)
     else:
         return 0
     host = game.zone_host[zone]
@@ -151,6 +166,9 @@ def view_of(state, viewer) -> dict:
         players.append(own)
     view = {"game": game.name, "viewer": game.player_names[viewer] if viewer is not None else None,
             "moves": state.moves, "over": state.over, "zones": zones, "vars": shared, "players": players}
+    known = known_hidden(state, viewer)
+    if known:
+        view["known"] = [dict(describe(state, c), zone=game.zone_names[state.loc[c]]) for c in known]
     if state.over:
         view["scores"] = state.returns()
         view["winners"] = [game.player_names[p] for p in state.winners()]
