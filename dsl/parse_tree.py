@@ -103,6 +103,9 @@ class ToAst(Transformer):
                                                 arg.pos, "put keyword arguments (name=value) last")
                 args.append(arg)
         name, builtin = _callee(func)
+        if name in SEAT_WALKS:
+            kwargs = [(key, _seats_where(value) if key == "where" else value) for key, value in kwargs]
+            kwargs = [("among" if key == "where" else key, value) for key, value in kwargs]
         return ast.Call(pos, name, tuple(args), tuple(kwargs), builtin)
 
     @v_args(meta=True)
@@ -193,6 +196,16 @@ class ToAst(Transformer):
 
     def start_stmt(self, items):
         return items[0]
+
+
+SEAT_WALKS = ("next_player", "previous_player")
+
+
+def _seats_where(condition):
+    """``where=<condition on player>`` of a seat walk: the seats that meet it, as the list
+    ``[player for player in builtin.players if <condition>]`` it stands for (its ``among``)."""
+    pos = condition.pos
+    return ast.Comprehension(pos, "list", ast.Name(pos, "player"), "player", ast.Name(pos, "players", True), condition)
 
 
 def _callee(token) -> tuple:

@@ -45,6 +45,9 @@ class Builtin:
     # implementation for that value, taking the other arguments (its work on the value done once),
     # or None; generated code calls it instead of ``impl``
     specialized: Callable | None = None
+    # the implementation gets, after its arguments, the static type of the first one as text ("int",
+    # "player", "list component", ...): what a value is where values of several types look alike
+    typed: bool = False
 
     def signature(self) -> str:
         parts = []
@@ -67,14 +70,14 @@ class Registry:
     entries: dict = field(default_factory=dict)
 
     def register(self, name: str, params: tuple, returns, doc: str, raw: bool = False, chance: bool = False,
-                 specialized: Callable | None = None):
+                 specialized: Callable | None = None, typed: bool = False):
         """Decorator: add the decorated implementation under ``name``."""
 
         def decorate(impl: Callable) -> Callable:
             if name in self.entries:
                 raise ValueError(f"{self.kind} {name!r} registered twice")
             self.entries[name] = Builtin(name, tuple(params), returns, doc, impl, self.kind, raw, chance,
-                                         specialized)
+                                         specialized, typed)
             return impl
 
         return decorate

@@ -9,6 +9,7 @@ from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS, Param
 from dsl.types import ANY, BOOL, CELL, COMPONENT, INT, PLAYER, Type, element_type, list_of
 
+from . import texts
 from .limits import checked_int
 
 fn = FUNCTIONS.register
@@ -138,16 +139,23 @@ def all_true(state, items):
     return all(items)
 
 
-@fn("next_player", [Param("player", "player"), Param("steps", "int", 1)], PLAYER,
-    "The player `steps` seats to the left (clockwise) of `player`.")
-def next_player(state, player, steps=1):
-    return (player + steps) % state.game.num_players
+@fn("next_player", [Param("player", "player"), Param("steps", "int", 1), Param("among", "collection", None)],
+    PLAYER, "The player `steps` seats to the left (clockwise) of `player`; with `among`, counting only "
+    "the seats in that list; `where=` a condition on `player` counts only the seats meeting it "
+    "(`next_player(active, where=not player.out)`).")
+def next_player(state, player, steps=1, among=None):
+    if among is None:
+        return (player + steps) % state.game.num_players
+    return texts.next_among(state, player, steps, among, 1)
 
 
-@fn("previous_player", [Param("player", "player"), Param("steps", "int", 1)], PLAYER,
-    "The player `steps` seats to the right (counter-clockwise) of `player`.")
-def previous_player(state, player, steps=1):
-    return (player - steps) % state.game.num_players
+@fn("previous_player", [Param("player", "player"), Param("steps", "int", 1), Param("among", "collection", None)],
+    PLAYER, "The player `steps` seats to the right (counter-clockwise) of `player`; `among` and `where=` "
+    "as for next_player.")
+def previous_player(state, player, steps=1, among=None):
+    if among is None:
+        return (player - steps) % state.game.num_players
+    return texts.next_among(state, player, steps, among, -1)
 
 
 @fn("components", [Param("kind", "str")], list_of(COMPONENT),
