@@ -230,3 +230,6 @@ class Ruleset:
     stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order
     display: dict = field(default_factory=dict)  # the checked 'display:' section (dsl/display.py)
     notes: list = field(default_factory=list)  # dsl.errors.Note: names of the ruleset that hide built-ins
+    cooperative: bool = False  # scoring: cooperative: all seats share one result (the score of any seat)
+    team: Node | None = None  # scoring: team: the team of 'player' (seats of one team win together)
+    best: int | None = None  # scoring: best: the best result possible (cooperative games)

@@ -203,6 +203,26 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
                 continue
             family.holds = node
 
+    def _sides(self, spec, scope):
+        """``cooperative: true`` (one shared result) or ``team:`` (seats that win together), and ``best``."""
+        if spec.get("cooperative") and "team" in spec:
+            self.error(CheckError("a game is either cooperative (everyone wins together) or played in teams"),
+                       ("scoring", "team"))
+        elif spec.get("cooperative"):
+            self.rs.cooperative = True
+            if self.rs.score is not None and _reads_player(self.rs.score):
+                self.error(CheckError("in a cooperative game the score is one shared result, so it cannot "
+                                      "depend on 'player'", hint="score what the table achieved together, "
+                                      "e.g. sum(p.points for p in players)"), ("scoring", "score"))
+        elif "team" in spec:
+            self.rs.team = self.expr(("scoring", "team"), scope, INT, "a team")
+        if "best" in spec:
+            best = self.static_value(("scoring", "best"), "the best result")
+            if isinstance(best, int) and not isinstance(best, bool):
+                self.rs.best = best
+            elif best is not None:
+                self.error(CheckError("'best' is a whole number"), ("scoring", "best"))
+
     def _scoring(self):
         spec = self.data.get("scoring")
         if not spec:
@@ -214,6 +234,7 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
         if "evaluation" in spec:
             self.rs.evaluation = self.expr(("scoring", "evaluation"), scope, INT, "an evaluation")
         self.rs.score_sum = spec.get("sum")
+        self._sides(spec, scope)
         reveal = spec.get("reveal") or []
         if reveal == "all":
             reveal = list(self.rs.zones)
@@ -222,6 +243,17 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
                 self.error(CheckError(f"'reveal' names unknown zone '{zone}'", hint=suggest(zone, self.rs.zones)),
                            ("scoring", "reveal", i))
         self.rs.reveal = tuple(z for z in reveal if z in self.rs.zones)
+
+
+def _reads_player(node) -> bool:
+    """Whether an expression names the context's ``player`` (a shared result may not)."""
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, ast.Name) and item.id == "player" and not item.builtin:
+            return True
+        todo.extend(ast.children(item))
+    return False
 
 
 def _first_decision(rs, name, seen):

@@ -199,6 +199,15 @@ class Game(Layout):
         env = {"player": player}
         return (self.score(s, player),) + tuple(t(s, env) for t in self._tiebreaks)
 
+    def side_of(self, s: State, player: int):
+        """The side a seat plays for: its team (``scoring: team:``), everyone's one side in a
+        cooperative game, else the seat alone."""
+        if self.ruleset.cooperative:
+            return "all"
+        if self._team is None:
+            return player
+        return ("team", self._team(s, {"player": player}))
+
     def evaluate(self, s: State, player: int) -> int:
         """The ruleset's evaluation of a position for a player (its score when none is declared)."""
         if self._evaluation is None:
@@ -236,4 +245,4 @@ class Game(Layout):
         return str(value)
 
 
-_PRIVATE = ("score", "tiebreaks", "evaluation")  # kept as _score…: Game.score() is the API
+_PRIVATE = ("score", "tiebreaks", "evaluation", "team")  # kept as _score…: Game.score() is the API

@@ -22,6 +22,7 @@ class GameResult:
     end_reason: str | None = None
     plain_choices: dict = field(default_factory=dict)  # option -> [offered with others, chosen]
     log: dict | None = None
+    sides: list | None = None  # per seat, the side it played for ("team 1", "all"); None: every seat alone
 
 
 @dataclass
@@ -69,7 +70,17 @@ def play_one(game, spec: RunSpec, index: int) -> GameResult:
     finished = state.is_terminal()
     return GameResult(spec.seed + index, state.winners() if finished else [], state.returns(), state.moves,
                       finished, getattr(state, "end_reason", None), counter.counts,
-                      recorder.log(state) if recorder else None)
+                      recorder.log(state) if recorder else None, sides_of(state))
+
+
+def sides_of(state):
+    """Per seat, the side it plays for as text (``team 0``, ``all``), or None in a game of seats alone."""
+    game = state.game
+    if game.ruleset.cooperative:
+        return ["all"] * game.num_players
+    if game.ruleset.team is None:
+        return None
+    return [f"team {game.side_of(state, p)[1]}" for p in range(game.num_players)]
 
 
 _GAMES: dict = {}

@@ -23,7 +23,7 @@ def report(results: list, players: int, seats=None) -> dict:
     short_limit = SHORT_PER_PLAYER * players
     short = sum(1 for r in results if r.finished and r.decisions <= short_limit)
     finished = [r for r in results if r.finished]
-    shared = sum(1 for r in finished if len(r.winners) > 1)
+    shared = sum(1 for r in finished if len({_side(r, p) for p in r.winners}) > 1)
     reasons: dict = {}
     for r in results:
         key = (r.end_reason or NO_REASON) if r.finished else "unfinished (cut off by --max-decisions)"
@@ -48,6 +48,11 @@ def report(results: list, players: int, seats=None) -> dict:
     }
     result["warnings"] = warnings(result, games, seats)
     return result
+
+
+def _side(result, seat):
+    """The side a seat played for: a team or a cooperative table wins as one, so its win is no tie."""
+    return result.sides[seat] if getattr(result, "sides", None) else seat
 
 
 def stronger_advice(seats) -> str:

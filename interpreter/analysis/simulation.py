@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from . import sanity, seats as seat_stats, stats
+from . import sanity, seats as seat_stats, sides, stats
 from .executor import LocalExecutor
 from .playing import GameResult, RunSpec, keep_loaded, play_one  # noqa: F401  (the run's parts, used with run())
 
@@ -33,13 +33,15 @@ def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None, executor=N
     return results
 
 
-def summarize(results: list, players: int, seconds: float, seats=None) -> dict:
+def summarize(results: list, players: int, seconds: float, seats=None, best=None) -> dict:
     """Wins, win rates with 95% intervals, scores, game lengths, speed and the sanity report.
 
     Win rates, win shares and scores count finished games only; unfinished ones (cut off by the cap
     on decisions) are counted and reported apart.  A shared win counts as a win for each sharer in
     ``wins`` and as 1/k in ``win_shares`` (the one definition of win share everywhere).  ``seats``,
-    the bot specs, let the sanity report advise stronger settings of the bots that were used."""
+    the bot specs, let the sanity report advise stronger settings of the bots that were used.  A game
+    played in teams or cooperatively adds ``sides`` (see :mod:`.sides`; ``best``: the ruleset's
+    best possible result)."""
     done = [r for r in results if r.finished]
     games = len(done)
     wins = [sum(1 for r in done if seat in r.winners) for seat in range(players)]
@@ -67,6 +69,7 @@ def summarize(results: list, players: int, seconds: float, seats=None) -> dict:
         "mean_score_spread": round(stats.mean(spreads), 3),
         "lengths": lengths,
         "scores": scores,
+        "sides": sides.summary(results, best),
         "sanity": sanity.report(results, players, seats),
         "seconds": round(seconds, 3),
         "games_per_second": round(len(results) / seconds, 2) if seconds else None,
@@ -77,4 +80,5 @@ def simulate(game, spec: RunSpec, games: int, executor=None, on_game=None) -> tu
     """Run and summarize; returns (summary, results)."""
     start = time.perf_counter()
     results = run(game, spec, games, on_game=on_game, executor=executor)
-    return summarize(results, game.num_players, time.perf_counter() - start, spec.seats), results
+    return summarize(results, game.num_players, time.perf_counter() - start, spec.seats,
+                     game.ruleset.best), results

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from .base import Bot, register_bot
+from .outcomes import finished_share, open_lead, side_values, sole_win
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
 
@@ -66,18 +67,18 @@ def _judged(state, seat: int, seats: int, shared: float) -> tuple:
     would get (tied leaders splitting evenly) and the fair share: losing outright is worse than
     being behind, winning outright better than leading.  The margin is that of
     :func:`interpreter.bots.greedy.lead`: how far the seat is ahead of the best other seat."""
+    cooperative = state.game.ruleset.cooperative
     if state.is_terminal():
-        winners = state.winners()
-        won = seat in winners
-        margin = 0.0 if won and len(winners) > 1 else (1e9 if won else -1e9)
-        return ((1.0 if len(winners) == 1 else shared / len(winners)) if won else 0.0), margin
-    values = [state.evaluate(p) for p in range(seats)]
-    others = [v for p, v in enumerate(values) if p != seat]
-    margin = values[seat] - (max(others) if others else 0)
-    best = max(values)
-    leaders = sum(1 for v in values if v == best)
-    share = (1.0 if leaders == 1 else 1.0 / leaders) if values[seat] == best else 0.0
-    return 0.5 * share + 0.5 / seats, margin
+        value = finished_share(state, seat, shared)
+        if cooperative:
+            return value, 0.0
+        margin = (1e9 if sole_win(state, seat) else 0.0) if seat in state.winners() else -1e9
+        return value, margin
+    share, margin = open_lead(state, seat)
+    if cooperative:
+        return share, 0.0
+    sides = seats if state.game.ruleset.team is None else len(side_values(state, [0] * seats)[1])
+    return 0.5 * share + 0.5 / sides, margin
 
 
 def _playout(state, rng, depth: int, seat: int) -> None:

@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 from .base import Bot, register_bot
+from .outcomes import open_lead, sole_win
 
 
 def lead(state, seat: int) -> float:
-    """How far ``seat`` is ahead of the best other seat: by the result once the game is over, else by
-    the ruleset's evaluation."""
+    """How far ``seat``'s side (itself, or its team) is ahead of the best other side: by the result
+    once the game is over, else by the ruleset's evaluation.  In a cooperative game: the shared
+    score (or evaluation) itself."""
+    if state.game.ruleset.cooperative:
+        return float(state.returns()[0] if state.is_terminal() else state.evaluate(0))
     if state.is_terminal():
-        winners = state.winners()
-        return 0.0 if seat in winners and len(winners) > 1 else (1e9 if seat in winners else -1e9)
-    values = [state.evaluate(p) for p in range(state.game.num_players)]
-    others = [v for p, v in enumerate(values) if p != seat]
-    return values[seat] - (max(others) if others else 0)
+        if seat not in state.winners():
+            return -1e9
+        return 1e9 if sole_win(state, seat) else 0.0
+    return open_lead(state, seat)[1]
 
 
 @register_bot

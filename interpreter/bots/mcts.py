@@ -15,6 +15,7 @@ from dsl.errors import RulebookError
 
 from ..runtime.narration import mute
 from .base import Bot, action_key, register_bot
+from .outcomes import rewards
 
 
 class Node:
@@ -28,19 +29,10 @@ class Node:
 
 
 def outcome(state, seats: int, shared: float = 0.5) -> list:
-    """Every seat's reward for a finished or cut-off game: 1 for a sole winner; a win shared by k
-    seats gives each ``shared / k``, so the search prefers winning alone to sharing."""
-    if state.is_terminal():
-        winners = state.winners()
-    else:
-        values = [state.evaluate(p) for p in range(seats)]
-        best = max(values)
-        winners = [p for p, v in enumerate(values) if v == best]
-    share = 1.0 if len(winners) == 1 else shared / len(winners)
-    result = [0.0] * seats
-    for p in winners:
-        result[p] = share
-    return result
+    """Every seat's reward for a finished or cut-off game: 1 for a sole winning side; a win shared by
+    k sides gives each ``shared / k``, so the search prefers winning alone to sharing (see
+    :mod:`interpreter.bots.outcomes`: teams win together, a cooperative table scores together)."""
+    return rewards(state, shared)
 
 
 class Search:

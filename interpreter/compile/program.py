@@ -17,7 +17,7 @@ class Program:
     """What the compiler makes of a ruleset (every field is read by the running game)."""
 
     FIELDS = ("setup_proc", "flow_proc", "zone_triggers", "procs", "codes", "openings", "straight",
-              "score", "tiebreaks", "evaluation", "zone_holds", "arrivals", "departures")
+              "score", "tiebreaks", "evaluation", "team", "zone_holds", "arrivals", "departures")
     __slots__ = FIELDS
 
 
@@ -49,6 +49,7 @@ def compile_program(ruleset, layout, codegen: bool = True, inline: bool = True) 
     program.score = compiler.expr(rs.score) if rs.score is not None else None
     program.tiebreaks = [compiler.expr(t) for t in rs.tiebreaks]
     program.evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
+    program.team = compiler.expr(rs.team) if rs.team is not None else None
     program.zone_holds = _zone_conditions(compiler, rs, layout)
     # per zone, what State.move_component reads of a move into it: whether the move checks more
     # than the common case (State._enter), who sees its whole contents always (None: it depends

@@ -352,8 +352,19 @@ class State:
         return action
 
     def returns(self) -> list:
-        """The score of every seat (final once the game is over)."""
-        return [self.game.score(self, p) for p in range(self.game.num_players)]
+        """The score of every seat (final once the game is over): in a cooperative game the one
+        shared score, in a game of teams the sum of its team's scores."""
+        game = self.game
+        scores = [game.score(self, p) for p in range(game.num_players)]
+        if game.ruleset.cooperative:
+            return [scores[0]] * len(scores)
+        if game.ruleset.team is not None:
+            sides = [game.side_of(self, p) for p in range(game.num_players)]
+            totals: dict = {}
+            for side, score in zip(sides, scores):
+                totals[side] = totals.get(side, 0) + score
+            return [totals[side] for side in sides]
+        return scores
 
     def evaluate(self, player: int) -> int:
         """The ruleset's evaluation of this position for ``player`` (its score if none is declared).
@@ -364,7 +375,16 @@ class State:
         """The seats that win; several on a shared win.  Empty while the game runs."""
         if not self.over:
             return []
-        keys = [self.game.rank_key(self, p) for p in range(self.game.num_players)]
+        game = self.game
+        if game.ruleset.cooperative:  # one result: the table wins or loses together
+            return list(range(game.num_players))
+        keys = [game.rank_key(self, p) for p in range(game.num_players)]
+        if game.ruleset.team is not None:  # a team's scores and tie-breaks add up
+            sides = [game.side_of(self, p) for p in range(game.num_players)]
+            totals: dict = {}
+            for side, key in zip(sides, keys):
+                totals[side] = tuple(a + b for a, b in zip(totals.get(side, (0,) * len(key)), key))
+            keys = [totals[side] for side in sides]
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 

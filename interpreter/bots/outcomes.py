@@ -1,0 +1,79 @@
+"""What a finished or cut-off game is worth to a seat, for every bot: sides, not seats, win.
+
+A seat plays for its *side* (``Game.side_of``): itself, its team (``scoring: team:``), or the whole
+table in a cooperative game (``scoring: cooperative: true``).  A finished game is worth 1 to every
+seat of a sole winning side and ``shared / k`` when k sides tie; in a cooperative game it is worth
+the shared score as a share of the best possible (``scoring: best:``; without it the score squashed
+into 0..1), so the bots play for the highest shared score, not merely for "a win".  A cut-off game
+is judged the same way from the ruleset's evaluation, summed over each side.
+"""
+from __future__ import annotations
+
+
+def scaled(value, best) -> float:
+    """A shared score as a share of 0..1: of ``best`` when declared, else squashed."""
+    if best:
+        return max(0.0, min(1.0, value / best))
+    return 0.5 + 0.5 * value / (1 + abs(value))
+
+
+def side_values(state, values) -> tuple:
+    """``(side of each seat, value of each side)`` for per-seat ``values`` (summed over a side)."""
+    game = state.game
+    sides = [game.side_of(state, p) for p in range(game.num_players)]
+    totals: dict = {}
+    for side, value in zip(sides, values):
+        totals[side] = totals.get(side, 0) + value
+    return sides, totals
+
+
+def finished_share(state, seat: int, shared: float) -> float:
+    """What a finished game is worth to ``seat``."""
+    game = state.game
+    if game.ruleset.cooperative:
+        return scaled(state.returns()[0], game.ruleset.best)
+    winners = state.winners()
+    if seat not in winners:
+        return 0.0
+    sides = {game.side_of(state, p) for p in winners}
+    return 1.0 if len(sides) == 1 else shared / len(sides)
+
+
+def open_lead(state, seat: int) -> tuple:
+    """``(share, margin)`` of a cut-off game for ``seat`` by the evaluation: the share its side would
+    get if the leading sides won now (tied leaders splitting evenly), and how far its side is ahead
+    of the best other side.  In a cooperative game: the scaled evaluation, and no margin."""
+    game = state.game
+    values = [state.evaluate(p) for p in range(game.num_players)]
+    if game.ruleset.cooperative:
+        return scaled(values[0], game.ruleset.best), 0.0
+    sides, totals = side_values(state, values)
+    mine = totals[sides[seat]]
+    others = [v for side, v in totals.items() if side != sides[seat]]
+    best = max(totals.values())
+    leaders = sum(1 for v in totals.values() if v == best)
+    share = (1.0 if leaders == 1 else 1.0 / leaders) if mine == best else 0.0
+    return share, mine - (max(others) if others else 0)
+
+
+def rewards(state, shared: float) -> list:
+    """Every seat's reward for a finished or cut-off game (the search bots' outcome): a cut-off
+    game counts the sides leading by the evaluation as its winners."""
+    game = state.game
+    seats = game.num_players
+    if state.is_terminal():
+        return [finished_share(state, p, shared) for p in range(seats)]
+    values = [state.evaluate(p) for p in range(seats)]
+    if game.ruleset.cooperative:
+        return [scaled(values[0], game.ruleset.best)] * seats
+    sides, totals = side_values(state, values)
+    best = max(totals.values())
+    leading = sum(1 for v in totals.values() if v == best)
+    share = 1.0 if leading == 1 else shared / leading
+    return [share if totals[sides[p]] == best else 0.0 for p in range(seats)]
+
+
+def sole_win(state, seat: int) -> bool:
+    """Whether ``seat``'s side won a finished game alone."""
+    winners = state.winners()
+    return seat in winners and len({state.game.side_of(state, p) for p in winners}) == 1

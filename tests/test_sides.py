@@ -1,0 +1,101 @@
+"""Teams and cooperation: ``scoring: team:`` and ``scoring: cooperative: true`` for results, bots and
+simulations."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.errors import ErrorList
+from interpreter import load_game
+from interpreter.analysis.playing import RunSpec
+from interpreter.analysis.simulation import simulate
+from interpreter.bots.outcomes import finished_share
+
+TEAMS = """\
+game: {name: Teams, players: 4}
+player_vars:
+  points: 0
+flow:
+  - repeat: 8
+    do:
+      - choose:
+          options:
+            one: {effects: [active.points += 1]}
+            three: {effects: [active.points += 3]}
+      - active = next_player(active)
+scoring:
+  score: player.points
+  team: seat(player) % 2
+"""
+
+TABLE = """\
+game: {name: Table, players: 3}
+vars:
+  total: 0
+flow:
+  - repeat: 6
+    do:
+      - choose:
+          options:
+            help: {effects: [total += 2]}
+            idle: {effects: [total += 0]}
+            spoil: {effects: [total -= 1]}
+      - active = next_player(active)
+scoring:
+  cooperative: true
+  score: total
+  best: 12
+"""
+
+
+def _game(tmp_path, text, name="g.yaml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load_game(path), path
+
+
+def _play(game, picks):
+    state = game.new_initial_state(0)
+    for pick in picks:
+        state.apply_action(pick)
+    return state
+
+
+def test_a_team_adds_up_its_scores_and_wins_together(tmp_path):
+    game, _ = _game(tmp_path, TEAMS)
+    state = _play(game, ["three", "one", "one", "one"] * 2)  # P1 6, P2 2, P3 2, P4 2
+    assert state.returns() == [8, 4, 8, 4] and state.winners() == [0, 2]
+    assert finished_share(state, 2, 0.5) == 1.0 and finished_share(state, 1, 0.5) == 0.0
+
+
+def test_a_cooperative_table_has_one_result(tmp_path):
+    game, _ = _game(tmp_path, TABLE)
+    state = _play(game, ["help", "spoil", "help"] * 2)
+    assert state.returns() == [6, 6, 6] and state.winners() == [0, 1, 2]
+    assert finished_share(state, 1, 0.5) == 0.5  # 6 of the best 12
+
+
+def test_a_shared_score_may_not_depend_on_the_player(tmp_path):
+    with pytest.raises(ErrorList) as info:
+        _game(tmp_path, TABLE.replace("score: total", "score: total + seat(player)"))
+    assert "cannot depend on 'player'" in info.value.errors[0].message
+
+
+def test_flat_bots_play_for_the_shared_score_and_the_report_says_so(tmp_path):
+    game, path = _game(tmp_path, TABLE)
+    figures = {}
+    for bot in ("random", "flat"):
+        spec = RunSpec(str(path), {}, 3, [bot] * 3, 1)
+        summary, _ = simulate(game, spec, 12)
+        figures[bot] = summary["sides"]["cooperative"]
+        assert summary["sanity"]["shared_wins"] == 0  # one table, one result: no tie
+    assert figures["flat"]["mean"] > figures["random"]["mean"] + 4
+    assert figures["flat"]["best_rate"] > figures["random"]["best_rate"]
+    assert set(figures["flat"]) >= {"mean_ci95", "distribution", "best_rate_ci95"}
+
+
+def test_greedy_teams_are_reported_as_teams(tmp_path):
+    game, path = _game(tmp_path, TEAMS)
+    summary, _ = simulate(game, RunSpec(str(path), {}, 4, ["greedy", "random", "greedy", "random"], 1), 10)
+    teams = summary["sides"]["teams"]
+    assert teams["team 0"]["seats"] == [0, 2] and teams["team 1"]["seats"] == [1, 3]
+    assert teams["team 0"]["win_share_rate"] > teams["team 1"]["win_share_rate"]
