@@ -169,11 +169,11 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def assign_stmt(self, meta, items):
-        return ast.Assign(self._pos(meta), items[0], "=", items[1])
+        return _element_assignment(ast.Assign(self._pos(meta), items[0], "=", items[1]))
 
     @v_args(meta=True)
     def augassign_stmt(self, meta, items):
-        return ast.Assign(self._pos(meta), items[0], str(items[1]), items[2])
+        return _element_assignment(ast.Assign(self._pos(meta), items[0], str(items[1]), items[2]))
 
     @v_args(meta=True)
     def call_stmt(self, meta, items):
@@ -199,6 +199,20 @@ class ToAst(Transformer):
 
 
 SEAT_WALKS = ("next_player", "previous_player")
+_UPDATES = {"+=": "+", "-=": "-", "*=": "*"}
+
+
+def _element_assignment(node):
+    """``xs[i] = v`` (or ``xs[i] += v``) sets one element: it stands for ``xs = with_item(xs, i, v)``
+    (``with_item(xs, i, xs[i] + v)``), a new list, as every change of a list is."""
+    target = node.target
+    if not isinstance(target, ast.Index):
+        return node
+    value = node.value
+    if node.op != "=":
+        value = ast.BinOp(node.pos, _UPDATES[node.op], ast.Index(target.pos, target.obj, target.index), value)
+    call = ast.Call(node.pos, "with_item", (target.obj, target.index, value), (), True)
+    return ast.Assign(node.pos, target.obj, "=", call)
 
 
 def _seats_where(condition):

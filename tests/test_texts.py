@@ -80,3 +80,42 @@ def test_seat_walks_without_a_condition_are_unchanged(tmp_path):
         "active, 2, 1", "active, 2"), encoding="utf-8")
     state = load_game(path).new_initial_state(0)
     assert state.vars["said"].startswith("P2 then P3")
+
+
+ITEMS = """\
+game: {name: Items, players: 2}
+vars:
+  xs: [1, 2, 3]
+player_vars:
+  hints: {type: list, initial: []}
+  score: 0
+flow:
+  - xs[0] = 7
+  - xs[-1] += 5
+  - let ys = ["a", "b"]
+  - ys[1] = "c"
+  - active.hints = ["?", "?"]
+  - active.hints[1] = ys[1]
+  - choose:
+      options:
+        done:
+scoring:
+  score: player.score
+"""
+
+
+@pytest.mark.parametrize("codegen", [True, False], ids=["generated", "closures"])
+def test_one_element_of_a_list_is_set_without_touching_a_clone(tmp_path, codegen):
+    path = tmp_path / "items.yaml"
+    path.write_text(ITEMS, encoding="utf-8")
+    game = Game(load_ruleset(path, FUNCTIONS, EFFECTS), path, codegen=codegen)
+    state = game.new_initial_state(0)
+    assert state.vars["xs"] == [7, 2, 8] and state.pvars["hints"] == [["?", "c"], []]
+
+
+def test_setting_an_element_that_is_not_there_is_a_runtime_error(tmp_path):
+    path = tmp_path / "items.yaml"
+    path.write_text(ITEMS.replace("xs[0] = 7", "xs[3] = 7"), encoding="utf-8")
+    with pytest.raises(RulesRuntimeError) as info:
+        load_game(path).new_initial_state(0)
+    assert "there is no element 3 in a list of 3" in str(info.value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS, Param
 from dsl.types import ANY, BOOL, CELL, COMPONENT, INT, PLAYER, Type, element_type, list_of
+from dsl.types import join as join_types
 
 from . import texts
 from .limits import checked_int
@@ -237,3 +238,20 @@ def grid_columns(state, zone):
 def lines_through(state, cell):
     row, column = state.game.cell_lines[cell]
     return [list(row), list(column)]
+
+
+def _list_with_value(types) -> Type:
+    """list of the elements of the list and of the value"""
+    return list_of(join_types(element_type(types[0]) or ANY, types[2]))
+
+
+@fn("with_item", [Param("items", "collection"), Param("index", "int"), Param("value", "any")], _list_with_value,
+    "A copy of a list with the element at `index` (from 0; -1 is the last) replaced by `value`. "
+    "`xs[i] = v` stands for `xs = with_item(xs, i, v)`. Error if there is no such element.")
+def with_item(state, items, index, value):
+    if not -len(items) <= index < len(items):
+        raise RulesRuntimeError(f"there is no element {index} in a list of {len(items)}",
+                                hint="elements are numbered from 0 to size(list) - 1")
+    changed = list(items)
+    changed[index] = value
+    return changed
