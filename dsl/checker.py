@@ -279,7 +279,8 @@ class ExprChecker:
                              suggest(name, known) or "declare it under player_vars or as a zone with per: player")
         if obj_t == ANY:
             raise CheckError(f"cannot tell what '.{name}' belongs to: the value's type is unknown here",
-                             node.pos, "give the variable a type, e.g. 'type: component'")
+                             node.pos, "give it a type where it is declared: a variable 'type: component', a "
+                             "procedure's parameter 'name(c: card, p: player)' (a kind or a type)")
         raise CheckError(f"a {obj_t} has no attribute '{name}'", node.pos)
 
     def _index(self, node, scope):

@@ -20,11 +20,19 @@ _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
 
 
 def split_signature(key: str):
+    """``(name, parameter names)`` of ``name(a, b: player)``; (None, []) if it is none."""
+    name, params = typed_signature(key)
+    return name, [p for p, _ in params]
+
+
+def typed_signature(key: str):
+    """``(name, [(parameter, written type or None)])`` of ``name(a, b: player)``."""
     match = _SIGNATURE.match(key)
     if not match:
         return None, []
     params = [p.strip() for p in (match.group(2) or "").split(",") if p.strip()]
-    return match.group(1), params
+    return match.group(1), [(p.split(":", 1)[0].strip(), p.split(":", 1)[1].strip() if ":" in p else None)
+                            for p in params]
 
 
 class Declarations:

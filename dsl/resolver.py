@@ -9,11 +9,11 @@ from . import ast, ir
 from .checker import ExprChecker, Scope, reads_only_printed, suggest
 from .decisions import Decisions
 from .display import DisplayChecks
-from .declarations import Declarations, split_signature
+from .declarations import Declarations, typed_signature
 from .errors import COMMA_HINT, CheckError, ExpressionSyntaxError, ParameterError, RulebookError
 from .parser import parse_expression, parse_statement
 from .statements import RETURNED, Statements, _Context
-from .types import ANY, BOOL, COMPONENT, INT, PLAYER, Type
+from .types import ANY, BOOL, COMPONENT, INT, NAMED_TYPES, PLAYER, ZONE, Type
 from .yaml_loader import Document
 
 EVENTS = ("enter", "leave", "empty")
@@ -127,20 +127,36 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     # ---- declarations ------------------------------------------------------------------------
     def _procedure_headers(self):
         for key in (self.data.get("procedures") or {}):
-            name, params = split_signature(key)
+            name, typed = typed_signature(key)
             if name is None:
                 self.error(CheckError(f"'{key}' is no procedure name",
                                       hint="name a procedure with letters, digits and _, e.g. 'refill' or "
                                            "'score_line(line)'"), ("procedures", key))
                 continue
+            declared = [self._param_type(written, key) for _, written in typed]
+            params = [p for p, _ in typed]
             self.rs.procedures[name] = ir.Procedure(name, params, [], self.doc.key_position(("procedures", key)))
-            self.proc_state[name] = {"key": key, "types": None}
+            self.proc_state[name] = {"key": key, "types": None, "declared": declared}
+
+    def _param_type(self, written, key):
+        """The type written after a parameter (``p: player``, ``c: card``: a kind of component), or None."""
+        if written is None:
+            return None
+        if written in self.rs.kinds:
+            return Type("component", written)
+        if written in NAMED_TYPES or written == "zone":
+            return NAMED_TYPES.get(written, ZONE)
+        known = sorted(set(NAMED_TYPES) | {"zone"} | set(self.rs.kinds))
+        self.error(CheckError(f"'{written}' is no type", hint=suggest(written, known) or
+                              f"a parameter's type is one of {', '.join(known)}"), ("procedures", key))
+        return None
 
     def _procedure_body(self, name, arg_types):
         state = self.proc_state[name]
         if state["types"] is not None:
             return state["types"]
         proc = self.rs.procedures[name]
+        arg_types = [d if d is not None else a for d, a in zip(state["declared"], arg_types)]
         state["types"] = proc.param_types = tuple(arg_types)
         scope = Scope(None, dict(zip(proc.params, arg_types)))
         self.procedure_stack.append(name)

@@ -178,8 +178,7 @@ class Statements:
             target_t = self.checker.check(target, scope)
             kind = self.checker.symbols.get(target, ("?",))[0]
             if kind == "attr":
-                raise CheckError(f"'{target.name}' is printed on the component and cannot change", node.pos,
-                                 "declare it under marks to make it changeable")
+                raise self._printed(target, node.pos)
             if kind not in ("mark", "pvar"):
                 raise CheckError(f"'.{target.name}' cannot be assigned", node.pos)
             if ctx.simultaneous and kind == "pvar":
@@ -207,6 +206,20 @@ class Statements:
                 self._refine_variable(target, Type("list", element_type(value_t)))
         elif not (compatible(INT, target_t) and compatible(INT, value_t)):
             raise CheckError(f"'{node.op}' needs numbers", node.pos)
+
+    def _printed(self, target, pos) -> CheckError:
+        """The error of changing a printed attribute, naming the kinds considered."""
+        name, kind_name = target.name, getattr(self.checker.types.get(target.obj), "arg", None)
+        kinds = [kind_name] if kind_name in self.rs.kinds else list(self.rs.kinds)
+        printed = [k for k in kinds if name in self.rs.kinds[k].attributes]
+        marked = [k for k in kinds if name in self.rs.kinds[k].marks]
+        if marked:
+            return CheckError(f"'{name}' is printed on {', '.join(printed)} but a mark of {', '.join(marked)}, "
+                              "and this component may be of any of these kinds", pos,
+                              f"say which kind it is where it is declared: a procedure's parameter "
+                              f"'c: {marked[0]}'")
+        return CheckError(f"'{name}' is printed on {', '.join(printed) or 'the component'} and cannot change",
+                          pos, "declare it under marks to make it changeable")
 
     def _refine_variable(self, target, value_t) -> None:
         """A variable declared 'list' learns what its lists hold from what is assigned to it (so a

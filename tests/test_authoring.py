@@ -377,3 +377,48 @@ def test_setup_and_triggers_may_call_a_procedure_that_keeps_another_ones_value(t
     assert game.new_initial_state(0).vars["best"] == 22
     (error,) = errors(write(tmp_path, text.replace("  - init(4)\n", "  - asks()\n")))
     assert "procedure asks asks for a decision" in error.message and "setup cannot do" in error.message
+
+
+TYPED = """\
+game: {name: Typed, players: 2}
+components:
+  card: {attributes: {col: str}, in: pile, table: [{col: red, count: 2}]}
+  chip: {attributes: {v: int}, marks: {col: "none"}, in: pile, table: [{v: 1, count: 2}]}
+zones:
+  pile: {visibility: all}
+player_vars:
+  score: 0
+procedures:
+  "paint(c: chip, p: player)":
+    - c.col = "blue"
+    - p.score += c.v
+flow:
+  - paint(last(pile), active)
+  - choose:
+      options:
+        done:
+scoring:
+  score: player.score
+"""
+
+
+def test_a_typed_parameter_says_the_kind_a_procedure_takes(tmp_path):
+    state = load_game(write(tmp_path, TYPED)).new_initial_state(0)
+    assert state.marks["col"][3] == "blue" and state.pvars["score"] == [1, 0]
+
+
+UNCALLED = TYPED.replace("paint(c: chip, p: player)", "paint(c, p: player)").replace(
+    "  - paint(last(pile), active)\n", "")
+
+
+@pytest.mark.parametrize("text, message, hint", [
+    (TYPED.replace("paint(c: chip", "paint(c"),
+     "'col' is printed on card but a mark of chip, and this component may be of any of these kinds",
+     "a procedure's parameter 'c: chip'"),
+    (TYPED.replace("c: chip", "c: chp"), "'chp' is no type", "did you mean 'chip'?"),
+    (UNCALLED,  # never called: the advice must be one a designer can follow
+     "cannot tell what '.col' belongs to", "a procedure's parameter 'name(c: card, p: player)'"),
+])
+def test_typed_parameter_mistakes_name_the_kinds_and_advise_what_can_be_done(tmp_path, text, message, hint):
+    found = errors(write(tmp_path, text))
+    assert any(message in e.message and hint in (e.hint or "") for e in found), [(e.message, e.hint) for e in found]
