@@ -93,6 +93,7 @@ def test_a_simultaneous_block_shows_only_to_its_own_player(tmp_path):
       card: {attributes: {v: int}, in: pile, table: [{v: 1, count: 4}]}
     zones:
       pile: {visibility: count}
+      hand: {per: player, visibility: others}
     setup: [shuffle(pile)]
     flow:
       - simultaneous: "p in players"
@@ -110,3 +111,6 @@ def test_a_simultaneous_block_shows_only_to_its_own_player(tmp_path):
     assert "known" not in state.view(1)
     messages = _errors(tmp_path, block.replace("WHO", "players[0]"))
     assert messages == ["a simultaneous block may show components only to its own player"]
+    # nor hide a card in a hand the others see (visibility: others)
+    messages = _errors(tmp_path, block.replace("show(top(pile), to=WHO)", "move(top(pile), p.hand)"))
+    assert any("the other players cannot see" in m for m in messages)

@@ -10,41 +10,21 @@ from interpreter.analysis.playing import RunSpec
 from interpreter.analysis.simulation import simulate
 from interpreter.bots.outcomes import finished_share
 
-TEAMS = """\
-game: {name: Teams, players: 4}
-player_vars:
-  points: 0
-flow:
-  - repeat: 8
-    do:
-      - choose:
-          options:
-            one: {effects: [active.points += 1]}
-            three: {effects: [active.points += 3]}
-      - active = next_player(active)
-scoring:
-  score: player.points
-  team: seat(player) % 2
-"""
+def _turns(name, players, state, rounds, options, scoring):
+    """A game of ``rounds`` turns round the table, each a choice among ``options`` (name: effect)."""
+    lines = [f"game: {{name: {name}, players: {players}}}", state, "flow:", f"  - repeat: {rounds}", "    do:",
+             "      - choose:", "          options:"]
+    lines += [f"            {option}: {{effects: [{effect}]}}" for option, effect in options.items()]
+    lines += ["      - active = next_player(active)", "scoring:"] + [f"  {line}" for line in scoring]
+    return "\n".join(lines) + "\n"
 
-TABLE = """\
-game: {name: Table, players: 3}
-vars:
-  total: 0
-flow:
-  - repeat: 6
-    do:
-      - choose:
-          options:
-            help: {effects: [total += 2]}
-            idle: {effects: [total += 0]}
-            spoil: {effects: [total -= 1]}
-      - active = next_player(active)
-scoring:
-  cooperative: true
-  score: total
-  best: 12
-"""
+
+TEAMS = _turns("Teams", 4, "player_vars:\n  points: 0", 8,
+               {"one": "active.points += 1", "three": "active.points += 3"},
+               ["score: player.points", "team: seat(player) % 2"])
+TABLE = _turns("Table", 3, "vars:\n  total: 0", 6,
+               {"help": "total += 2", "idle": "total += 0", "spoil": "total -= 1"},
+               ["cooperative: true", "score: total", "best: 12"])
 
 
 def _game(tmp_path, text, name="g.yaml"):

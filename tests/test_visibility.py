@@ -4,7 +4,6 @@ tests/games/foreheads.yaml as well."""
 from __future__ import annotations
 
 import random
-import textwrap
 
 import pytest
 
@@ -68,28 +67,3 @@ def test_others_needs_an_owner(tmp_path):
         load_game(path)
     (error,) = info.value.errors
     assert "a shared zone has no owner" in error.message and "per: player" in error.hint
-
-
-def test_a_simultaneous_block_may_not_hide_a_card_in_a_hand_the_others_see(tmp_path):
-    text = textwrap.dedent("""\
-        game: {name: Secret, players: 2}
-        components:
-          chip: {attributes: {v: int}, in: pool, table: [{v: 1, count: 4}]}
-        zones:
-          pool: {visibility: all}
-          hand: {per: player, visibility: others}
-        flow:
-          - simultaneous: "p in players"
-            do:
-              - choose:
-                  player: p
-                  options:
-                    take:
-                      params: {c: pool}
-                      effects: ["move(c, p.hand)"]
-        """)
-    path = tmp_path / "g.yaml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ErrorList) as info:
-        load_game(path)
-    assert any("the other players cannot see" in e.message for e in info.value.errors)
