@@ -114,3 +114,12 @@ def test_a_simultaneous_block_shows_only_to_its_own_player(tmp_path):
     # nor hide a card in a hand the others see (visibility: others)
     messages = _errors(tmp_path, block.replace("show(top(pile), to=WHO)", "move(top(pile), p.hand)"))
     assert any("the other players cannot see" in m for m in messages)
+
+
+def test_the_canonical_view_lists_what_was_shown_without_ids(tmp_path):
+    from interpreter.runtime.observations import canonical_view
+    game = _game(tmp_path)
+    state = game.new_initial_state(3)
+    state.apply_action("look at the hand of P2")
+    (card,) = canonical_view(state.view(0))["known"]
+    assert "id" not in card and card["zone"] == "hand[P2]"

@@ -20,7 +20,9 @@ _HOST_KEY = re.compile(r"^(.*) #(\d+)$")
 
 
 def canonical_view(view: dict) -> dict:
-    out = {k: v for k, v in view.items() if k not in ("zones", "vars", "players", "decision")}
+    out = {k: v for k, v in view.items() if k not in ("zones", "vars", "players", "decision", "known")}
+    if "known" in view:  # what the seat was shown: by name and place, in no order of ids
+        out["known"] = sorted(_without_ids(view["known"]), key=_text)
     zones = {}
     for family, content in view["zones"].items():
         if isinstance(content, dict) and content and all(_HOST_KEY.match(k) for k in content):
