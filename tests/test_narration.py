@@ -26,7 +26,7 @@ def _named(messages) -> set:
 def test_no_seat_is_told_what_it_may_not_see(path, monkeypatch):
     """A message may name a component to a seat that saw it in its view before or after the step,
     or that could see it face up when the message was logged (a card turned up and covered within
-    one step)."""
+    one step), or that was shown it (``show``: it knows the component then)."""
     game = load_game(path)
     shown = {seat: set() for seat in range(game.num_players)}
     shown[None] = set()  # a spectator is told what every seat saw
@@ -37,6 +37,11 @@ def test_no_seat_is_told_what_it_may_not_see(path, monkeypatch):
             for seat in seen_by:
                 shown[seat].add(c)
             if len(seen_by) == game.num_players:
+                shown[None].add(c)
+            knowing = [seat for seat in range(game.num_players) if state.known[c] >> seat & 1]
+            for seat in knowing:  # shown it, or saw where it went
+                shown[seat].add(c)
+            if len(knowing) == game.num_players:  # shown to every seat: as good as face up
                 shown[None].add(c)
         return record(state, *entry)
     record = narration._components_seen
