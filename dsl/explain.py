@@ -117,10 +117,19 @@ class Explainer:
         if self.rs.score is None:
             self.say(1, "No score is defined: every player scores 0.")
             return
-        self.say(1, f"A player's score is {unparse(self.rs.score)}.")
+        if self.rs.cooperative:
+            best = f" (the best possible: {self.rs.best})" if self.rs.best is not None else ""
+            self.say(1, f"Cooperative: the table shares one score, {unparse(self.rs.score)}{best}; "
+                        "everyone wins or loses together.")
+        else:
+            self.say(1, f"A player's score is {unparse(self.rs.score)}.")
         for i, tiebreak in enumerate(self.rs.tiebreaks, 1):
             self.say(1, f"Tie-break {i}: the higher {unparse(tiebreak)}.")
-        self.say(1, "The highest score wins; players equal in everything share the win.")
+        if self.rs.team is not None:
+            self.say(1, f"Teams: a player's team is {unparse(self.rs.team)}; a team adds up its members' "
+                        "scores (and tie-breaks), and the best team wins together.")
+        elif not self.rs.cooperative:
+            self.say(1, "The highest score wins; players equal in everything share the win.")
         if self.rs.evaluation is not None:
             self.say(1, f"Bots judge a position by {unparse(self.rs.evaluation)}.")
 

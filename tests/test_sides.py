@@ -79,3 +79,11 @@ def test_greedy_teams_are_reported_as_teams(tmp_path):
     teams = summary["sides"]["teams"]
     assert teams["team 0"]["seats"] == [0, 2] and teams["team 1"]["seats"] == [1, 3]
     assert teams["team 0"]["win_share_rate"] > teams["team 1"]["win_share_rate"]
+
+
+def test_explain_says_who_wins_together(tmp_path):
+    from dsl.explain import explain
+    teams, _ = _game(tmp_path, TEAMS, "teams.yaml")
+    table, _ = _game(tmp_path, TABLE, "table.yaml")
+    assert "Teams: a player's team is seat(player) % 2" in explain(teams.ruleset)
+    assert "Cooperative: the table shares one score, total (the best possible: 12)" in explain(table.ruleset)
