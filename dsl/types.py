@@ -103,3 +103,13 @@ def type_of_value(value) -> Type:
 
 NAMED_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER, "component": COMPONENT,
                "cell": CELL, "list": list_of(ANY)}
+
+
+def type_text(type_) -> str:
+    """A static type as the text a typed built-in gets (``dsl.registry.Builtin.typed``): its name,
+    and a list's element type (``"list component"``)."""
+    if type_ is None:
+        return "any"
+    if type_.name == "list":
+        return f"list {type_.arg.name if isinstance(type_.arg, Type) else 'any'}"
+    return type_.name

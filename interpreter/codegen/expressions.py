@@ -13,7 +13,7 @@ from dsl import ast
 from dsl.unparse import unparse
 from dsl.errors import RulesRuntimeError
 from dsl.registry import FUNCTIONS
-from dsl.types import INT, ZONE, Type, element_type
+from dsl.types import INT, ZONE, element_type, type_text
 
 from .nodes import (E, N, S, Scope, Unsupported, _CMPOPS, _PYOPS, _call, _cheap, _checked, _const,
                           _copy, _load, _store, _sub)
@@ -357,8 +357,7 @@ class ExpressionGen(ComprehensionGen):
         if len(args) == 1 and name == "size":
             return _call(_load("len"), args)
         if name in ("next_player", "previous_player") and isinstance(args[2], py.Constant) and args[2].value is None:
-            args = args[:2]  # without 'among': (player ± steps) % players
-        if len(args) == 2 and name in ("next_player", "previous_player"):  # (player ± steps) % players
+            # without 'among': (player ± steps) % players
             step = N.BinOp(left=args[0], op=N.Add() if name == "next_player" else N.Sub(), right=args[1])
             return N.BinOp(left=step, op=N.Mod(), right=_const(self.game.num_players))
         if len(args) == 1 and name == "empty":
@@ -412,15 +411,6 @@ def argument_plan(builtin, call, types) -> list:
     if builtin.typed:
         plan.append(("default", type_text(types.get(call.args[0]) if call.args else None)))
     return plan
-
-
-def type_text(type_) -> str:
-    """A static type as the text a typed built-in gets: its name, and a list's element type."""
-    if type_ is None:
-        return "any"
-    if type_.name == "list":
-        return f"list {type_.arg.name if isinstance(type_.arg, Type) else 'any'}"
-    return type_.name
 
 
 def _raise_missing(missing, c, name):
