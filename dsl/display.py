@@ -13,9 +13,9 @@ from .checker import suggest
 from .errors import CheckError
 
 # The built-in symbols a face or counter may show (the page and the terminal draw each one).
-SYMBOLS = ("horse", "die", "chip", "coin", "money", "card", "tile", "gun", "bullet", "house", "star",
+SYMBOLS = ("knight", "die", "chip", "coin", "money", "card", "tile", "gun", "bullet", "house", "star",
            "crown", "flag", "heart", "skull", "person", "key", "hat", "newspaper", "medkit", "bottle",
-           "cigar", "dog", "police")
+           "cigar", "dog", "badge")
 PLACES = ("top", "middle", "bottom")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 MAX_FIELDS = 400

@@ -1,4 +1,4 @@
-"""Where a ruleset named on the command line (``la-famiglia``, ``pig``, ``classic/kuhn-poker``) is found.
+"""Where a ruleset named on the command line (``pig``, ``classic/kuhn-poker``, a variant's file name) is found.
 
 The folders, searched in order (docs/play.md, "Your own rulesets"):
 

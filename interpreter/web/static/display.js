@@ -6,9 +6,9 @@
 let display = {};  // the ruleset's display section, or {}
 
 // The built-in symbols (dsl/display.py's SYMBOLS), as characters of the fonts every system has.
-const SYMBOL_CHARS = {horse: "♞", die: "⚄", chip: "⛁", coin: "◉", money: "$", card: "▭", tile: "▦", gun: "⚔",
+const SYMBOL_CHARS = {knight: "♞", die: "⚄", chip: "⛁", coin: "◉", money: "$", card: "▭", tile: "▦", gun: "⚔",
   bullet: "•", house: "⌂", star: "★", crown: "♛", flag: "⚑", heart: "♥", skull: "☠", person: "♟", key: "⚷",
-  hat: "⛃", newspaper: "▤", medkit: "✚", bottle: "⚱", cigar: "♨", dog: "⚘", police: "✦"};
+  hat: "⛃", newspaper: "▤", medkit: "✚", bottle: "⚱", cigar: "♨", dog: "⚘", badge: "✦"};
 const SHORT_NAME = 22;  // longer names are shortened on a card, the whole name on hover
 
 function setDisplay(section) {
