@@ -47,7 +47,7 @@ def test_a_fixed_player_count_reads_naturally(capsys):
     assert "La Famiglia is for 2 players, not 3" in err and "2 to 2" not in err
 
 
-@pytest.mark.parametrize("value, message", [("0", "must be at least 1, not 0"), ("x", "'x' is not a whole number")])
+@pytest.mark.parametrize("value, message", [("0", "must lie within 1 and 1,000,000,000, not 0"), ("x", "'x' is not a whole number")])
 def test_a_bad_count_of_games_is_a_readable_usage_error(capsys, value, message):
     code, _, err = run(capsys, "simulate", "la-famiglia", "-n", value)
     assert code == 2

@@ -32,6 +32,9 @@ class Layout:
         self.untyped_vars = [n for n, v in ruleset.vars.items() if component_content(v.type) == "any"]
         self.untyped_player_vars = [n for n, v in ruleset.player_vars.items()
                                     if component_content(v.type) == "any"]
+        # a ruleset that shows components to seats (show()) lists in each view what the seat knows
+        # but does not see now; other rulesets' views hold only what the seat sees
+        self.lists_known = any(symbol == ("effect", "show") for symbol in ruleset.symbols.values())
         self.mark_ranges: dict = {}  # per mark, the values its rules can give it (the compiler finds them)
 
     def _make_components(self):

@@ -104,11 +104,11 @@ def component_mask(state, c: int) -> int:
 
 def describe(state, c: int) -> dict:
     game = state.game
-    out = {"id": c, "name": game.names[c], "kind": game.kinds[c]}
-    out.update(game.attributes_of(c))
+    out = game.attributes_of(c)
     for mark, values in state.marks.items():
         if values[c] is not None:
             out[mark] = values[c]
+    out.update(id=c, name=game.names[c], kind=game.kinds[c])  # an attribute of one of these names gives way
     return out
 
 
@@ -166,7 +166,7 @@ def view_of(state, viewer) -> dict:
         players.append(own)
     view = {"game": game.name, "viewer": game.player_names[viewer] if viewer is not None else None,
             "moves": state.moves, "over": state.over, "zones": zones, "vars": shared, "players": players}
-    known = known_hidden(state, viewer)
+    known = known_hidden(state, viewer) if game.lists_known else []
     if known:
         view["known"] = [dict(describe(state, c), zone=game.zone_names[state.loc[c]]) for c in known]
     if state.over:

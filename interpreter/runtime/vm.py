@@ -18,11 +18,17 @@ from .limits import MAX_CALL_DEPTH, MAX_STEPS, MAX_TRIGGER_DEPTH
 
 
 def _runaway(procs, stack) -> RulesRuntimeError:
+    """The error of running out of steps: at the innermost loop running (a callee without a loop
+    stands inside its caller's loop), else where the rules stopped."""
     frame = stack[-1]
-    code = procs[frame[0]].code
-    pc = frame[1]
-    loops = [(j - ins[1], ins) for j, ins in enumerate(code) if ins[0] == JUMP and ins[1] <= pc <= j]
-    where = min(loops, key=lambda pair: pair[0])[1][-1] if loops else code[pc][-1]
+    where = procs[frame[0]].code[frame[1]][-1]
+    for running in reversed(stack):
+        code = procs[running[0]].code
+        pc = running[1]
+        loops = [(j - ins[1], ins) for j, ins in enumerate(code) if ins[0] == JUMP and ins[1] <= pc <= j]
+        if loops:
+            frame, where = running, min(loops, key=lambda pair: pair[0])[1][-1]
+            break
     return RulesRuntimeError(
         f"the rules ran {MAX_STEPS} steps without asking anyone for a decision "
         f"(in '{procs[frame[0]].name}')", where,

@@ -42,7 +42,7 @@ MAX_LIVE = 200  # tables in memory at once (idle ones are unloaded first)
 MAX_BOT_TABLES = 40  # tables of bots only playing at once
 MAX_CONNECTIONS = 128  # websockets from one address at once
 MAX_DESIGN_QUEUE = 8  # checks (or simulations) of posted rulesets waiting at once
-MAX_DESIGN_PER_CLIENT = 2  # checks and simulations of one address under way or waiting
+MAX_DESIGN_PER_CLIENT = 4  # checks and simulations of one address under way or waiting (a page reloaded mid-check)
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'")
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"

@@ -67,7 +67,27 @@ function showDiagnostics(result) {
   }
 }
 
+let checking = false;  // one check of this page at a time; an edit meanwhile is checked when it ends
+let recheck = false;
+
 async function check() {
+  if (checking) {
+    recheck = true;
+    return;
+  }
+  checking = true;
+  try {
+    await checkNow();
+  } finally {
+    checking = false;
+    if (recheck) {
+      recheck = false;
+      check();
+    }
+  }
+}
+
+async function checkNow() {
   const mine = ++sequence;
   document.getElementById("check-state").textContent = "checking…";
   try {
