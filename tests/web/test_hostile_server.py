@@ -229,9 +229,9 @@ scoring:
 
 
 def test_a_never_ending_table_of_bots_is_cut_off(server, monkeypatch):
-    from interpreter.web import app
+    from interpreter.web import server as server_module
 
-    monkeypatch.setattr(app, "MAX_DECISIONS", 12)
+    monkeypatch.setattr(server_module, "MAX_DECISIONS", 12)
     table = create_table(server, seats=["random", "random"], pace=0, source=NEVER_ENDING)
     path = server.saves / f"{table['id']}.json"
     deadline = time.monotonic() + 30
@@ -300,7 +300,7 @@ def test_designer_checks_never_wait_behind_simulations_and_each_address_has_a_fa
     import asyncio
     import threading
 
-    from interpreter.web import app as web_app
+    from interpreter.web import server as server_module
 
     release = threading.Event()
 
@@ -309,14 +309,14 @@ def test_designer_checks_never_wait_behind_simulations_and_each_address_has_a_fa
             release.wait(10)
         return {"ok": True, "function": function}
 
-    monkeypatch.setattr(web_app.sandbox, "run", sandboxed)
-    server = web_app.Server(ROOT / "rulesets", tmp_path)
+    monkeypatch.setattr(server_module.sandbox, "run", sandboxed)
+    server = server_module.Server(ROOT / "rulesets", tmp_path)
 
     async def scenario():
         simulations = [asyncio.create_task(server.design("simulate", 1, "a", "text"))
-                       for _ in range(web_app.MAX_DESIGN_PER_CLIENT)]
+                       for _ in range(server_module.MAX_DESIGN_PER_CLIENT)]
         await asyncio.sleep(0.1)
-        with pytest.raises(web_app.Problem) as refused:
+        with pytest.raises(server_module.Problem) as refused:
             await server.design("check", 1, "a", "text")
         checked = await asyncio.wait_for(server.design("check", 1, "b", "text"), 5)
         release.set()
@@ -327,7 +327,7 @@ def test_designer_checks_never_wait_behind_simulations_and_each_address_has_a_fa
         refused, checked, simulated = pool.submit(asyncio.run, scenario()).result()
     assert refused.status == 429 and "at a time" in refused.message
     assert checked == {"ok": True, "function": "check"}
-    assert simulated == [{"ok": True, "function": "simulate"}] * web_app.MAX_DESIGN_PER_CLIENT
+    assert simulated == [{"ok": True, "function": "simulate"}] * server_module.MAX_DESIGN_PER_CLIENT
     assert server.design_by_client == {} and server.design_waiting == {"check": 0, "simulate": 0}
 
 
