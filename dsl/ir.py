@@ -32,6 +32,7 @@ class ZoneFamily:
     position: Position
     grid: tuple | None = None  # (rows, columns) for a zone whose places are cells
     holds: object = None  # a condition on 'component' every component in the zone meets (a Node)
+    knowledge: object = None  # what every seat knows of the component at each place (a Node)
 
     @property
     def per_player(self) -> bool:

@@ -218,6 +218,27 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
                                            "in the options instead"), path)
                 continue
             family.holds = node
+        for name, family in self.rs.zones.items():
+            if "knowledge" in (self.data["zones"][name] or {}):
+                family.knowledge = self._knowledge(name, family)
+
+    def _knowledge(self, name, family):
+        """A zone's ``knowledge:``: a condition on ``component`` at ``position`` (from 0, bottom first)
+        of the zone whose ``owner`` it is, reading only what every seat sees."""
+        path = ("zones", name, "knowledge")
+        if family.grid is not None:
+            self.error(CheckError("a grid zone cannot declare 'knowledge' (its places are cells)"), path)
+            return None
+        scope = Scope(None, {"component": COMPONENT, "position": INT, "owner": PLAYER}, builtin=True)
+        node = self.expr(path, scope, BOOL, "a zone's knowledge")
+        if node is not None and not reads_only_public(node, self.checker.symbols, self.rs):
+            self.error(CheckError("a zone's 'knowledge' may read only what every seat sees: the printed "
+                                  "attributes of 'component', 'position', 'owner', parameters, constants and "
+                                  "variables and player variables everyone sees",
+                                  hint="record what the seats were told in variables everyone sees "
+                                       "(e.g. a player variable with an entry per place)"), path)
+            return None
+        return node
 
     def _sides(self, spec, scope):
         """``cooperative: true`` (one shared result) or ``team:`` (seats that win together), and ``best``."""
@@ -301,3 +322,29 @@ def resolve(doc: Document, functions, effects, params=None, players=None) -> tup
 
 
 __all__ = ["resolve", "Resolver", "ANY", "RETURNED"]
+
+
+def reads_only_public(node, symbols, rs) -> bool:
+    """Whether a checked expression reads nothing a seat may not see: constants, the printed
+    attributes of the local ``component``, other locals, the sizes of zones, and the variables,
+    player variables and zone contents every seat sees."""
+    kind, name = symbols.get(node, ("", None))[:2]
+    if isinstance(node, ast.Literal):
+        return True
+    if isinstance(node, ast.Name):
+        return (kind in ("const", "local") or (kind == "var" and rs.vars[name].visibility == "all")
+                or (kind == "zone" and rs.zones[name].visibility == "all"))
+    if isinstance(node, ast.Attr):
+        if kind == "attr":
+            obj = node.obj
+            return isinstance(obj, ast.Name) and obj.id == "component" and symbols.get(obj, ("",))[0] == "local"
+        public = ((kind == "pvar" and rs.player_vars[name].visibility == "all") or kind == "pprop"
+                  or (kind == "pzone" and rs.zones[name].visibility == "all"))
+        return public and reads_only_public(node.obj, symbols, rs)
+    if isinstance(node, ast.Call) and node.func in ("size", "empty"):
+        return all(symbols.get(arg, ("",))[0] in ("zone", "pzone") or reads_only_public(arg, symbols, rs)
+                   for arg in ast.children(node))
+    if isinstance(node, (ast.Call, ast.Index, ast.Slice, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.BinOp,
+                         ast.Cond, ast.ListLit)):
+        return all(reads_only_public(child, symbols, rs) for child in ast.children(node))
+    return False

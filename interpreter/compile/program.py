@@ -17,7 +17,8 @@ class Program:
     """What the compiler makes of a ruleset (every field is read by the running game)."""
 
     FIELDS = ("setup_proc", "flow_proc", "zone_triggers", "procs", "codes", "openings", "straight",
-              "score", "tiebreaks", "evaluation", "team", "zone_holds", "arrivals", "departures")
+              "score", "tiebreaks", "evaluation", "team", "zone_holds", "zone_knowledge",
+              "arrivals", "departures")
     __slots__ = FIELDS
 
 
@@ -51,6 +52,9 @@ def compile_program(ruleset, layout, codegen: bool = True, inline: bool = True) 
     program.evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
     program.team = compiler.expr(rs.team) if rs.team is not None else None
     program.zone_holds = _zone_conditions(compiler, rs, layout)
+    knowledge = {name: compiler.expr(family.knowledge) for name, family in rs.zones.items()
+                 if family.knowledge is not None}
+    program.zone_knowledge = [knowledge.get(family) for family in layout.zone_family]
     # per zone, what State.move_component reads of a move into it: whether the move checks more
     # than the common case (State._enter), who sees its whole contents always (None: it depends
     # on the state), who sees its top, the triggers entering it sets off (None: none); and of a
