@@ -203,6 +203,9 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                       "smallest change these games find with 80% power (alpha 0.05), shown where nothing "
                       "was found. Effect: odds ratio of the discordant pairs for win rates, d_z for means; "
                       "unpaired: the p-value the unpaired test (z-test, Welch) would give.")
+    for side in ("base", "variant"):
+        for warning in result[side]["sanity"]["warnings"]:
+            console.print(Text(f"warning ({side}): {warning}", style="yellow"))
 
 
 def comparison_table(rows: list) -> Table:
@@ -217,11 +220,6 @@ def comparison_table(rows: list) -> Table:
                       texts["ci95"], texts["p"], texts["p_holm"], Text(texts["star"], style="bold red"),
                       texts["detectable"], f"{row['effect_size']:.2f}", display.p_value(row["p_unpaired"]))
     return table
-
-
-    for side in ("base", "variant"):
-        for warning in result[side]["sanity"]["warnings"]:
-            console.print(Text(f"warning ({side}): {warning}", style="yellow"))
 
 
 # ---- tournament -----------------------------------------------------------------------------------
