@@ -3,7 +3,8 @@
 For each of ``rollouts`` samples the bot deals the hidden part of the game anew from what its seat
 knows (``State.determinize``), and for every legal action applies it to a copy of that same world
 and plays on at random, with one shared playout seed, until the bot's seat is to decide again after
-another seat decided (one round of the table), the game ends, or ``depth`` decisions were played.
+another seat decided (one round of the table; in a cooperative game only to its partners' next
+decision), the game ends, or ``depth`` decisions were played.
 A finished playout is worth its outcome (1 for a sole win, ``shared``/k for a win shared by k
 seats); a cut-off one is still open, so it is worth halfway between the share its evaluation
 leaders would get and the fair share.  So ending the game in a tie or a loss is worse than playing
@@ -52,7 +53,7 @@ class FlatBot(Bot):
             playout_seed = self.rng.getrandbits(64)  # one per world: every action meets the same luck
 
             def judge(after):
-                _playout(after, random.Random(playout_seed), depth, self.seat)
+                _playout(after, random.Random(playout_seed), depth, self.seat, state.game.ruleset.cooperative)
                 value, margin = _judged(after, self.seat, seats, shared)
                 return value + TIE_BREAK * margin / (1 + abs(margin))
             return judge
@@ -81,15 +82,17 @@ def _judged(state, seat: int, seats: int, shared: float) -> tuple:
     return 0.5 * share + 0.5 / sides, margin
 
 
-def _playout(state, rng, depth: int, seat: int) -> None:
+def _playout(state, rng, depth: int, seat: int, cooperative: bool = False) -> None:
     """Random play until ``seat`` is to decide again after another seat decided (one round of the
-    table), the game ends, or ``depth`` decisions were played."""
+    table), the game ends, or ``depth`` decisions were played.  In a cooperative game the other
+    seats are partners, not rivals: their random play would only spoil the shared result in every
+    playout (a random partner misfires), so the playout ends where another seat is to decide."""
     others_moved = False
     for _ in range(depth):
         if state.is_terminal():
             return
         mover = state.current_player()
-        if mover == seat and others_moved:
+        if (mover == seat and others_moved) or (cooperative and mover != seat):
             return
         others_moved = others_moved or mover != seat
         legal = state.legal_actions()
