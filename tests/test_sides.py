@@ -132,3 +132,22 @@ def test_sweep_reports_the_shared_score_at_every_setting(capsys, tmp_path):
     assert "gain=0: cooperative: shared score mean 0.00" in out
     assert "gain=4: cooperative: shared score mean 24.00" in out  # six turns of help, 4 each
     assert "gain=4:   best possible result (12) reached in 5 games" in out
+
+
+@pytest.mark.parametrize("ruleset, plays_the_told_card", [
+    ("rulesets/fireworks.yaml", True),
+    ("without knowledge", False),  # its own hand dealt anew without regard to the clue
+])
+def test_a_seat_told_its_ones_plays_one_of_them(tmp_path, ruleset, plays_the_told_card):
+    from interpreter.bots import make_bot
+    from test_determinize import FIREWORKS, KNOWLEDGE
+    if ruleset != FIREWORKS:
+        _, path = _game(tmp_path, open(FIREWORKS, encoding="utf-8").read().replace(KNOWLEDGE, ""))
+        ruleset = path
+    game = load_game(ruleset, players=3)
+    for seed in (0, 1, 3, 4):
+        state = game.new_initial_state(seed)
+        state.apply_action(next(a for a in state.legal_actions() if str(a) == "tell P2 about 1s"))
+        told = {f"play card {i + 1}" for i, rank in enumerate(state.pvars["rank_hints"][1]) if rank == 1}
+        choice = str(make_bot("flat:rollouts=16,budget=512", 1, seed).choose(state))
+        assert (choice in told) == plays_the_told_card, (seed, told, choice)
