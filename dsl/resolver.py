@@ -314,16 +314,6 @@ def _first_decision(rs, name, seen):
     return None
 
 
-def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:
-    """Check a schema-valid document; returns (Ruleset, errors)."""
-    resolver = Resolver(doc, functions, effects, params, players)
-    ruleset = resolver.run()
-    return ruleset, resolver.errors
-
-
-__all__ = ["resolve", "Resolver", "ANY", "RETURNED"]
-
-
 def reads_only_public(node, symbols, rs) -> bool:
     """Whether a checked expression reads nothing a seat may not see: constants, the printed
     attributes of the local ``component``, other locals, the sizes of zones, and the variables,
@@ -348,3 +338,13 @@ def reads_only_public(node, symbols, rs) -> bool:
                          ast.Cond, ast.ListLit)):
         return all(reads_only_public(child, symbols, rs) for child in ast.children(node))
     return False
+
+
+def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:
+    """Check a schema-valid document; returns (Ruleset, errors)."""
+    resolver = Resolver(doc, functions, effects, params, players)
+    ruleset = resolver.run()
+    return ruleset, resolver.errors
+
+
+__all__ = ["resolve", "Resolver", "ANY", "RETURNED"]

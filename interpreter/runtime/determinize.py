@@ -137,8 +137,9 @@ def _collect_ints(value, found) -> None:
 def _known_masks(state, places, pool, masks) -> list:
     """``masks`` narrowed by the zones' ``knowledge``: each place of such a zone takes only the
     components of ``pool`` that meet the condition there (``position``: its place in the zone,
-    ``owner``: the zone's owner).  The condition reads only printed attributes and what every seat sees, so it is
-    worked out once per sort of component (components with the same printed attributes)."""
+    ``owner``: the zone's owner).  The condition reads only printed attributes and what every seat
+    sees, so it is worked out once per sort of component (components with the same printed
+    attributes)."""
     game = state.game
     tables = list(game.attr_tables.values())
     keys = {c: tuple(table[c] for table in tables) for c in pool}
