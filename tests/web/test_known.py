@@ -3,6 +3,7 @@
 only in that seat's page."""
 from __future__ import annotations
 
+from .conftest import screenshot
 from .helpers import click_and_wait, create_table, live_table, seat_page, wait_ready
 
 PEEK = """game: {name: Peek, players: 2}
@@ -46,6 +47,7 @@ def test_a_card_shown_to_a_seat_is_drawn_on_the_pile_where_it_lies(web_server, c
     their_hand = set(live.state.zones[game.zone_names.index("hand[P2]")])
     assert known_ids(me, ".player[data-seat='1']") == their_hand
     assert me.locator(".player[data-seat='1'] .card.known .known-tag").first.inner_text() == "you know"
+    screenshot(me, "known-cards")
     assert known_ids(other, ".board-area") == set()  # P2 was shown nothing
     assert wait_ready(other) == "mine"
     click_and_wait(other, other.locator("#choices button.choice", has_text="peek"))
