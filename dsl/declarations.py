@@ -17,6 +17,7 @@ VISIBILITIES = ("all", "owner", "others", "none", "count", "top")
 MAX_COUNT = 10_000  # components of one row of a table
 STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads lie in [-2^63, 2^63)
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
 
 
 def split_signature(key: str):
@@ -144,13 +145,33 @@ class Declarations:
             self.rs.kinds[kind_name] = kind
 
     def _zone_owners(self):
-        """Check that zones kept per component name a kind that exists."""
+        """Check that zones kept per component name a kind that exists, and note the kind a zone
+        declares it holds (``holds: card``)."""
+        self.unknown_held_kinds = set()  # zones whose 'holds:' names no kind (reported once, here)
         for name, family in self.rs.zones.items():
             kind = family.per_kind
             if kind is not None and kind not in self.rs.kinds:
                 self.error(CheckError(f"'per: {kind}' names no component kind",
                                       hint=suggest(kind, list(self.rs.kinds) + ["player"])), ("zones", name, "per"))
                 family.per = None
+            family.kind = self._held_kind(name)
+
+    def _held_kind(self, zone: str) -> str | None:
+        """The kind ``holds:`` names, if it is a bare name that is no parameter; a located error if
+        that name is no kind (a bare parameter name stays a condition)."""
+        written = (self.data["zones"][zone] or {}).get("holds")
+        if not isinstance(written, str) or not _BARE_NAME.match(written.strip()):
+            return None
+        written = written.strip()
+        if written in self.rs.kinds:
+            return written
+        if written not in self.rs.params and written not in ("true", "false"):
+            self.unknown_held_kinds.add(zone)
+            self.error(CheckError(f"'holds: {written}' names no component kind",
+                                  hint=suggest(written, self.rs.kinds) or "name a kind of the components "
+                                  f"section ({', '.join(sorted(self.rs.kinds)) or 'none declared'}), or write "
+                                  "a condition on 'component'"), ("zones", zone, "holds"))
+        return None
 
     def _component_row(self, kind, spec, row, path):
         values = {}

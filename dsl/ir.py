@@ -32,6 +32,7 @@ class ZoneFamily:
     position: Position
     grid: tuple | None = None  # (rows, columns) for a zone whose places are cells
     holds: object = None  # a condition on 'component' every component in the zone meets (a Node)
+    kind: str | None = None  # 'holds: <kind>': the one kind of component the zone holds (known statically)
 
     @property
     def per_player(self) -> bool:

@@ -206,9 +206,16 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def _zone_conditions(self):
         for name, family in self.rs.zones.items():
             path = ("zones", name, "holds")
-            if "holds" not in (self.data["zones"][name] or {}):
+            if "holds" not in (self.data["zones"][name] or {}) or name in self.unknown_held_kinds:
                 continue
-            node = self.expr(path, Scope(None, {"component": COMPONENT}, builtin=True), BOOL, "a zone's condition")
+            scope = Scope(None, {"component": COMPONENT}, builtin=True)
+            if family.kind is not None:  # holds: card stands for component.kind == 'card'
+                where = self.doc.text_position(path)
+                family.holds = ast.Compare(where, "==", ast.Attr(where, ast.Name(where, "component"), "kind"),
+                                           ast.Literal(where, family.kind))
+                self.checker.check(family.holds, scope)
+                continue
+            node = self.expr(path, scope, BOOL, "a zone's condition")
             if node is None:
                 continue
             if not reads_only_printed(node, "component", self.checker.symbols):
