@@ -42,6 +42,7 @@ class CodeGen(ExpressionGen):
     def __init__(self, compiler):
         self.compiler = compiler
         self.game = compiler.game
+        N.start(compiler.rs.file)  # the nodes made for this game are bounded (codegen/nodes.py)
         self.namespace: dict = {"__builtins__": {}}
         self.namespace.update(_PY_BUILTINS)
         self._values: dict = {}  # id(value) -> name in the namespace
@@ -54,7 +55,6 @@ class CodeGen(ExpressionGen):
         self.memo = None  # text of such a part -> that local, while generating the branches
         self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
-        self.generated = 0  # Python nodes in the blocks made so far (bounded: see codegen/blocks.py)
         self.env_writes: list = []  # the statements writing an option's parameter to e
         self.aliases: dict = {}  # local an unrolled any/all keeps its list in -> the (cheap) code of that list
         self.twins: dict = {}  # id of a table -> (the table, (code reading its twin of getters, level) or None)

@@ -16,6 +16,7 @@ from dsl.types import ANY, INT, ZONE, element_type
 
 from ..codegen.actions import enumerator
 from ..codegen.blocks import EXECN, fuse
+from ..codegen.nodes import N
 from .comprehensions import all_of
 from ..runtime.instructions import (CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET, ChoiceSpec, OptionSpec,
                            Proc)
@@ -110,6 +111,7 @@ class StatementCompiler:
 
     def block(self, code, stmts, loops):
         for stmt in stmts:
+            N.where = stmt.position  # the rule that too much generated code would be blamed on
             getattr(self, "_s_" + type(stmt).__name__.lower())(code, stmt, loops)
 
     def _s_exec(self, code, stmt, loops):
