@@ -7,6 +7,7 @@ import dataclasses
 from . import ast, ir
 from .checker import Scope, suggest
 from .errors import CheckError
+from .messages import message_fields
 from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element_type, join, kind_of_items
 
 RETURNED = "$ret"  # the local that holds a procedure's returned value while it is stored
@@ -264,6 +265,10 @@ class Statements:
                              suggest(name, known) or "see docs/language.md for the effects")
         self.checker.symbols[call] = ("effect", name)
         self._check_destination_kind(effect, call, self.checker.check_arguments(effect, call, scope))
+        if name == "log":
+            fields = message_fields(self.checker, call, scope)
+            if fields:
+                self.rs.message_fields[call] = fields
         if ctx.simultaneous and name not in ("move", "draw", "log", "show"):
             raise CheckError(f"'{name}' is not allowed in a simultaneous block", call.pos)
         if ctx.simultaneous and name == "show":

@@ -217,8 +217,8 @@ class CodeGen(ExpressionGen):
             return self.assignment(node)
         call = node.call
         effect = EFFECTS.get(call.func)
-        if effect is None or effect.raw:
-            raise Unsupported(call.func)
+        if effect is None or effect.raw or call in self.compiler.rs.message_fields:  # log() with {expressions}:
+            raise Unsupported(call.func)  # the closure compiler's (interpreter/compile/statements.py)
         args = self.arguments(effect, call)
         if effect.impl is move and getattr(self.compiler.types.get(call.args[0]), "name", None) == "component" and \
                 isinstance(args[2], py.Constant) and args[2].value in ("top", "bottom"):
