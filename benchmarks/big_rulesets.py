@@ -82,6 +82,12 @@ def _big_enumeration(size: int) -> str:
                                                                                       "{value: 2, count: 4, colour: v1}")
 
 
+def _many_components() -> str:
+    """Nine rows of 10,000 cards: 90,008 components, under the bound of 100,000."""
+    rows = "".join(f"      - {{value: {i}, count: 10000}}\n" for i in range(9))
+    return MINIMAL.replace("      - {value: 2, count: 4}\n", "      - {value: 2, count: 4}\n" + rows)
+
+
 def _aliases(size: int) -> str:
     anchor = "  s0: &b {initial: [1, 2, 3, 4, 5, 6, 7, 8], type: list}\n"
     text = MINIMAL.replace("  score: 0\n", "  score: 0\n" + anchor)
@@ -116,6 +122,13 @@ SHAPES = {
                                 f"    table: [{{v: {i}, count: 1}}]\n", size),
     "table-rows": lambda size: grown("      - {value: 2, count: 4}\n",
                                      lambda i: f"      - {{value: {i}, count: 1}}\n", size),
+    "counted-rows": lambda size: grown("      - {value: 2, count: 4}\n",
+                                       lambda i: f"      - {{value: {i}, count: 10000}}\n", size),
+    # few bytes, much game: the most components a game may have, and a zone for each of them
+    "most-components": lambda size: _many_components(),
+    "zones-per-component": lambda size: _many_components().replace("zones:\n", "zones:\n  under: {per: card}\n"),
+    "zones-of-16-seats": lambda size: grown("zones:\n", lambda i: f"  z{i}: {{per: player}}\n", size,
+                                            text=MINIMAL.replace("players: {min: 2, max: 3}", "players: {min: 16, max: 16}")),
     "zones": lambda size: grown("zones:\n", lambda i: f"  z{i}: {{visibility: all}}\n", size),
     "player-zones": lambda size: grown("zones:\n", lambda i: f"  z{i}: {{per: player, visibility: owner}}\n", size),
     "vars": lambda size: grown("player_vars:", lambda i: f"vars:\n" if i == 0 else f"  v{i}: {i}\n", size,

@@ -15,6 +15,8 @@ from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, t
 
 VISIBILITIES = ("all", "owner", "others", "none", "count", "top")
 MAX_COUNT = 10_000  # components of one row of a table
+MAX_COMPONENTS = 100_000  # components of a game in all (what a saved state holds; the largest shipped: 209)
+MAX_ZONES = 100_000  # zones of a game in all, each zone of each player and of each component counted
 STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads lie in [-2^63, 2^63)
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
 _BARE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
@@ -155,6 +157,23 @@ class Declarations:
                                       hint=suggest(kind, list(self.rs.kinds) + ["player"])), ("zones", name, "per"))
                 family.per = None
             family.kind = self._held_kind(name)
+        self._count_zones()
+
+    def _count_zones(self) -> None:
+        """A located error where the zones of the game pass MAX_ZONES (a zone per player, per
+        component of a kind)."""
+        components = {kind.name: sum(row["count"] * (self.rs.players if row["each_player"] else 1)
+                                     for row in kind.rows) for kind in self.rs.kinds.values()}
+        total = 0
+        for name, family in self.rs.zones.items():
+            total += self.rs.players if family.per_player else components.get(family.per_kind, 0) \
+                if family.per_kind else 1
+            if total > MAX_ZONES:
+                self.error(CheckError(f"the zones number more than {MAX_ZONES:,} in all (each zone of each "
+                                      "player and of each component counted)",
+                                      hint="a game's state holds at most so many zones: keep fewer zones per "
+                                           "player or per component"), ("zones", name))
+                return
 
     def _held_kind(self, zone: str) -> str | None:
         """The kind ``holds:`` names, if it is a bare name that is no parameter; a located error if
@@ -219,6 +238,12 @@ class Declarations:
             need = "needs 'each_player: true'" if self.rs.zones[zone].per_player else \
                 "is one shared zone; remove 'each_player'"
             self.error(CheckError(f"zone '{zone}' {need}"), path)
+        self.components_total = getattr(self, "components_total", 0) + (count or 0) * (self.rs.players if each else 1)
+        if self.components_total > MAX_COMPONENTS and count:
+            self.error(CheckError(f"the components number more than {MAX_COMPONENTS:,} in all",
+                                  hint="a game's state holds at most so many components: lower the counts"),
+                       path + ("count",) if "count" in row else path)
+            count = self.components_total = 0
         kind.rows.append({"values": values, "count": count or 0, "zone": zone, "each_player": each})
 
     def _variables(self):

@@ -2,12 +2,15 @@
 cases that used to end in a traceback.  The single-error cases are data in tests/hostile/load_bounds.json."""
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
 from conftest import MINIMAL
-from interpreter import ErrorList, load_game
+from interpreter import ErrorList, RulebookError, load_game
+from test_errors import memory_limit, time_limit
 from interpreter.codegen.nodes import N
 
 
@@ -143,3 +146,48 @@ def test_a_seed_beyond_what_a_log_keeps_is_refused(capsys):
     assert main(["play", str(MINIMAL), "--seed", "9" * 5000]) != 0
     assert "at most 20 digits" in capsys.readouterr().err
 
+
+
+@pytest.mark.parametrize("bound, value, row, message, line", [
+    ("dsl.declarations.MAX_COMPONENTS", 50, "      - {value: 3, count: 45}\n", "the components number more than 50 in all",
+     16),  # the row that passes the bound
+    ("dsl.declarations.MAX_ZONES", 10, "", "the zones number more than 10 in all", 20)])  # 8 + pile + table + 2 hands
+def test_the_components_and_zones_of_a_game_are_bounded_in_all(bound, value, row, message, line, tmp_path,
+                                                                monkeypatch):
+    """Counts of 10,000 on every row once made millions of components from a few kilobytes."""
+    monkeypatch.setattr(bound, value)
+    text = MINIMAL.read_text(encoding="utf-8").replace("      - {value: 2, count: 4}\n",
+                                                       "      - {value: 2, count: 4}\n" + row)
+    path = tmp_path / "many.yaml"
+    path.write_text(text.replace("zones:\n", "zones:\n  under: {per: card}\n"), encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = next(e for e in caught.value.errors if message in e.message)
+    assert error.position.line == line
+
+
+BIG = Path(__file__).resolve().parent.parent / "benchmarks" / "big_rulesets.py"
+
+
+def _shapes():
+    spec = importlib.util.spec_from_file_location("big_rulesets", BIG)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SHAPES
+
+
+@pytest.mark.parametrize("name", sorted(_shapes()))
+def test_every_shape_of_the_big_rulesets_benchmark_loads_or_is_refused_cleanly(name, tmp_path, monkeypatch):
+    """benchmarks/big_rulesets.py at 1/40 of its size, with its bounds at 1/40 as well: each shape ends
+    loaded or with a located error, quickly (the benchmark measures the full size)."""
+    for bound, value in (("dsl.resolver.MAX_EXPRESSIONS", 125), ("dsl.resolver.MAX_EXPRESSION_TEXT", 6_250),
+                         ("interpreter.codegen.nodes.MAX_GENERATED", 10_000), ("dsl.yaml_loader.MAX_NODES", 5_000)):
+        monkeypatch.setattr(bound, value)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(_shapes()[name](25_000), encoding="utf-8")
+    with time_limit(20), memory_limit(400):
+        try:
+            load_game(path, cache=False)
+        except RulebookError as exc:
+            errors = getattr(exc, "errors", [exc])
+            assert all(e.position is not None and e.position.line >= 1 for e in errors), errors
