@@ -191,3 +191,16 @@ def test_every_shape_of_the_big_rulesets_benchmark_loads_or_is_refused_cleanly(n
         except RulebookError as exc:
             errors = getattr(exc, "errors", [exc])
             assert all(e.position is not None and e.position.line >= 1 for e in errors), errors
+
+
+def test_code_made_in_play_after_a_refused_compile_is_not_bounded(tmp_path, monkeypatch):
+    """The bound on generated code is the compile's: after a ruleset was refused, another game's
+    messages logged in play (whose tellers are made then) still play."""
+    monkeypatch.setattr("interpreter.codegen.nodes.MAX_GENERATED", 2000)
+    with pytest.raises(ErrorList):
+        load_game(_with_procedure([f"x = x + {i}" for i in range(300)], tmp_path), cache=False)
+    monkeypatch.setattr("interpreter.codegen.nodes.MAX_GENERATED", 10)
+    from interpreter.runtime import narration
+
+    assert N.where is None
+    assert narration.teller("{count} {other} {number} {component} {player}") is not None  # made now, if not before

@@ -25,11 +25,15 @@ class _Located:
 
     line = 1
     made = 0  # nodes made for the game being compiled (at most MAX_GENERATED: see ``start``)
-    where = None  # the position of the rule being compiled, for the error past that bound
+    where = None  # the position of the rule being compiled, for the error past that bound; None: no game is
 
     def start(self, file: str) -> None:
         """Begin counting the nodes of one game (whose ruleset is ``file``)."""
         self.made, self.where = 0, Position(file, 1, 1)
+
+    def stop(self) -> None:
+        """The game is compiled: code made later (a teller of a message logged in play) is not bounded."""
+        self.where = None
 
     def __getattr__(self, name):
         cls = getattr(py, name)
@@ -38,7 +42,7 @@ class _Located:
 
             def made(*args, **fields):
                 located.made += 1
-                if located.made > MAX_GENERATED:
+                if located.made > MAX_GENERATED and located.where is not None:
                     raise too_much_code(located.where)
                 line = located.line
                 return cls(*args, lineno=line, end_lineno=line, col_offset=0, end_col_offset=0, **fields)
@@ -58,7 +62,7 @@ class _Located:
 
         def use():
             self.made += size
-            if self.made > MAX_GENERATED:
+            if self.made > MAX_GENERATED and self.where is not None:
                 raise too_much_code(self.where)
             return node
         return use
