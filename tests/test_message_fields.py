@@ -130,3 +130,21 @@ def test_the_arguments_of_log_keep_their_meaning(tmp_path):
     numbers = [p["number"] for p in message["parts"] if "number" in p]
     assert message["text"] == f"P1 and P2 - {numbers[0]}, {numbers[1]} ({numbers[0] + numbers[1]})"
 
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_local_read_only_by_a_message_keeps_its_value_across_an_inlined_call(tmp_path, inline):
+    """The inliner asks which locals the statements after a call read: a message's fields count."""
+    text = RULESET.replace("player_vars:", "procedures:\n  bump(p):\n    - let d1 = p + 1\n"
+                                           "    - active.score += d1\nplayer_vars:").replace(
+        '      - log("MESSAGE", player=active)\n',
+        '      - bump(40)\n      - log("{player} keeps {d1}, scores {active.score}", player=active)\n')
+    path = tmp_path / "inlined.yaml"
+    path.write_text(text, encoding="utf-8")
+    game = load_game(path, cache=False)
+    if not inline:
+        game = type(game)(game.ruleset, path, inline=False)
+    state = game.new_initial_state(3)
+    rolls = [m["text"] for m in state.narration(0)]
+    assert all(" scores " in t and not t.split(" keeps ")[1].startswith("41,") for t in rolls), rolls
+    assert rolls[0].endswith("scores 41")
