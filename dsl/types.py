@@ -80,7 +80,7 @@ def compatible(expected: Type, actual: Type) -> bool:
         if expected == NONE and actual.name in ("player", "component", "cell"):
             return True
         return False
-    if expected.name == "component":
+    if expected.name in ("component", "zone"):  # of a kind (a zone: the kind it holds)
         return expected.arg is None or actual.arg is None or expected.arg == actual.arg
     if expected.name == "list":
         return compatible(expected.arg or ANY, actual.arg or ANY)

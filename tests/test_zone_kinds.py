@@ -113,3 +113,14 @@ def test_a_bare_parameter_stays_a_condition(tmp_path):
     text = RULESET.replace("game:\n", "params:\n  open: {default: true}\ngame:\n", 1).replace(
         "pool: {visibility: all}", "pool: {visibility: all, holds: open}")
     assert load(tmp_path, text).new_initial_state(0) is not None
+
+
+
+def test_a_procedure_takes_the_kind_of_the_zones_it_is_given(tmp_path):
+    """As with a component's kind: every call passes a zone of the same kind."""
+    text = RULESET.replace("player_vars:", "procedures:\n  recolour(z):\n    - top(z).col = \"green\"\nplayer_vars:")
+    state = load(tmp_path, text.replace('  - top(bag).col = "gold"\n', "  - recolour(bag)\n")).new_initial_state(0)
+    assert "green" in state.to_json()
+    errors = errors_of(tmp_path, text.replace('  - top(bag).col = "gold"\n', "  - recolour(bag)\n  - recolour(deck)\n"))
+    assert errors[0].message == ("procedure recolour is called with a zone holding 'token' elsewhere, here a zone "
+                                 "holding 'card'")
