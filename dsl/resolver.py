@@ -17,7 +17,10 @@ from .types import ANY, BOOL, COMPONENT, INT, NAMED_TYPES, PLAYER, ZONE, Type
 from .yaml_loader import Document
 
 EVENTS = ("enter", "leave", "empty")
+_TOO_LARGE = "a ruleset this large is beyond what rulebook loads: call procedures and definitions instead of " \
+             "repeating rules"
 MAX_EXPRESSIONS = 5_000  # expressions and statements in one ruleset (the largest shipped: about 350)
+MAX_EXPRESSION_TEXT = 250_000  # characters of all of them together (the largest shipped: about 9,200)
 
 
 class Resolver(Declarations, Statements, Decisions, DisplayChecks):
@@ -35,6 +38,7 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
         self.procedure_stack: list = []  # the procedures whose bodies are being checked
         self.return_types: dict = {}  # procedure name -> the type of the values it returns
         self.parsed = 0  # expressions and statements parsed so far (at most MAX_EXPRESSIONS)
+        self.parsed_text = 0  # their characters (at most MAX_EXPRESSION_TEXT)
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -44,10 +48,13 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def parse(self, path, statement=False):
         value = self._get(path)
         self.parsed += 1
+        self.parsed_text += len(value) if isinstance(value, str) else 0
         if self.parsed > MAX_EXPRESSIONS:  # loading stays within seconds: a located error, and no more work
             raise CheckError(f"the rules hold more than {MAX_EXPRESSIONS:,} expressions and statements",
-                             self.doc.position(path), "a ruleset this large is beyond what rulebook loads: "
-                             "call procedures and definitions instead of repeating rules")
+                             self.doc.position(path), _TOO_LARGE)
+        if self.parsed_text > MAX_EXPRESSION_TEXT:  # parsing costs about 15 µs a character
+            raise CheckError(f"the rules' expressions and statements are longer than {MAX_EXPRESSION_TEXT:,} "
+                             "characters together", self.doc.position(path), _TOO_LARGE)
         try:
             if statement:
                 return parse_statement(value, self.doc.text_position(path))
@@ -206,9 +213,16 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def _zone_conditions(self):
         for name, family in self.rs.zones.items():
             path = ("zones", name, "holds")
-            if "holds" not in (self.data["zones"][name] or {}):
+            if "holds" not in (self.data["zones"][name] or {}) or name in self.unknown_held_kinds:
                 continue
-            node = self.expr(path, Scope(None, {"component": COMPONENT}, builtin=True), BOOL, "a zone's condition")
+            scope = Scope(None, {"component": COMPONENT}, builtin=True)
+            if family.kind is not None:  # holds: card stands for component.kind == 'card'
+                where = self.doc.text_position(path)
+                family.holds = ast.Compare(where, "==", ast.Attr(where, ast.Name(where, "component"), "kind"),
+                                           ast.Literal(where, family.kind))
+                self.checker.check(family.holds, scope)
+                continue
+            node = self.expr(path, scope, BOOL, "a zone's condition")
             if node is None:
                 continue
             if not reads_only_printed(node, "component", self.checker.symbols):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import CheckError, RulesRuntimeError
 
+from ..codegen.nodes import N
 from ..codegen.ranges import mark_ranges
 from ..runtime import vm
 from .compiler import Compiler
@@ -27,6 +28,13 @@ def compile_program(ruleset, layout, codegen: bool = True, inline: bool = True) 
     handles a construct (``codegen=False``: closures alone, the reference), calls inlined unless
     ``inline=False``.  The marks' ranges are worked out first and kept in ``layout.mark_ranges``
     (the generated arithmetic checks and saved states read them)."""
+    try:
+        return _compiled(ruleset, layout, codegen, inline)
+    finally:
+        N.stop()  # the bound on generated code is the compile's: code made in play is not counted
+
+
+def _compiled(ruleset, layout, codegen, inline) -> Program:
     rs = ruleset
     program = Program()
     compiler = Compiler(rs, layout, codegen=codegen, inline=inline)
