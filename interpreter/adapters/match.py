@@ -79,7 +79,11 @@ class Match:
                                      hint="it is over (truncated): start a new one")
         space = self.space
         if not space.staged:
-            self._take(space.action_from_id(self.state, i), (i,))
+            action = space.legal_table(self.state).get(i)
+            if action is None:
+                raise IllegalActionError(f"the id {i} is not legal now",
+                                         hint="choose one of the legal ids (the action mask)")
+            self._take(action, (i,))
             self.steps += 1
             return
         if i not in space.legal_ids(self.state, self.prefix):
