@@ -310,6 +310,46 @@ def test_openspiel_states_serialize_clone_and_pickle():
         assert str(clone) != str(state)
 
 
+def test_openspiel_clones_share_the_match_until_one_changes_and_children_are_kept(monkeypatch):
+    """Clones share the match copy-on-write; the first action on a fresh clone (``child``, or clone
+    then apply_action) reaches a match kept for the next who asks, which stays as it was whatever
+    is done to the states that hold it; in explicit chance every new game starts from one root.
+    Played with a tiny tree budget too: past it children are made and not kept."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel as adapter
+
+    def walk(state, rng, steps):
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            actions = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(actions))
+        return state
+
+    for budget in (None, 3):
+        if budget is not None:
+            monkeypatch.setattr(adapter, "MIN_TREE_STATES", budget)
+            monkeypatch.setattr(adapter, "TREE_BYTES", 0)
+        game = pyspiel.load_game("rulebook", {"ruleset": "classic/leduc-poker", "explicit_chance": True})
+        fresh = game.new_initial_state()
+        root = walk(game.new_initial_state(), random.Random(1), 3)
+        assert str(game.new_initial_state()) == str(fresh)  # the shared root is untouched
+        before = str(root)
+        for action in [o for o, _ in root.chance_outcomes()] if root.is_chance_node() else root.legal_actions():
+            first = root.child(action)
+            text = str(first)
+            walk(first, random.Random(action), 6)  # changes its own copy only
+            again = root.clone()
+            again.apply_action(action)
+            assert str(again) == str(root.child(action)) == text and str(root) == before
+            assert again.history() == root.history() + [action]
+            assert pyspiel.State.legal_actions(again) == again.legal_actions()  # through C++ and not
+            assert again.is_chance_node() == (again.current_player() == pyspiel.PlayerId.CHANCE)
+        copy = root.clone()
+        walk(root, random.Random(9), 4)
+        assert str(copy) == before
+
+
 def test_ismcts_through_openspiel_beats_random_smoke():
     """A short smoke run of OpenSpiel's Python ISMCTS with determinize as its resampler (the full
     benchmark is benchmarks/interop.py)."""
