@@ -193,12 +193,11 @@ class RulebookGame(pyspiel.Game):
                      limit=self.decision_cap)
 
     def new_initial_state(self):
-        state = RulebookState(self)
-        if self.explicit_states:  # every game starts at the same chance node: one shared tree below it
-            if self._root is None:
-                self._root = self._new_match(self._seeds.getrandbits(63))
-            state._handle = MatchHandle(self._root, None, True)
-        return state
+        if not self.explicit_states:
+            return RulebookState(self)
+        if self._root is None:  # every game starts at the same chance node: one shared tree below it
+            self._root = self._new_match(self._seeds.getrandbits(63))
+        return RulebookState(self, MatchHandle(self._root, None, True))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -244,9 +243,9 @@ class RulebookState(pyspiel.State):
     ``DeserializeState``, costs nothing); until it is played, looking at it shows the next new game
     without taking it.  ``state.match`` is for looking at: it may be shared with other states."""
 
-    def __init__(self, game):
+    def __init__(self, game, handle=None):
         super().__init__(game)
-        self._handle = MatchHandle()
+        self._handle = MatchHandle() if handle is None else handle
 
     @property
     def match(self) -> Match:
