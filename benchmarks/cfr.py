@@ -6,8 +6,8 @@ average policy as the iterations go, and the first player's value.
     python benchmarks/cfr.py --ruleset classic/kuhn-poker --iterations 200 --every 50
     python benchmarks/cfr.py --openspiel leduc_poker          # the same on OpenSpiel's own C++ game
 
-The CPU seconds count the solver's setup, the iterations and, at each report, the exploitability and value computed
-through the same game.
+The CPU seconds count the solver's setup, the iterations and, at each report, the exploitability
+and the value, computed through the same game.
 
 Needs the openspiel extra (pip install -e '.[openspiel]').
 """

@@ -31,7 +31,8 @@ sum in a zero- or constant-sum game) — as OpenSpiel's ``max_game_length`` expe
 game's action ids (:mod:`interpreter.runtime.action_ids`); in a staged action space each OpenSpiel action is
 one stage of a decision and the same player moves again until the action is whole.  Observation and
 information-state tensors and strings come from the seat's view only (:mod:`interpreter.runtime.observations`).
-``state.clone()`` copies the engine state with ``State.clone`` and shares the game.  States
+``state.clone()`` shares the engine state copy-on-write and shares the game; the first action on a
+fresh clone (``child``) reaches a state kept for tree searches (:class:`MatchHandle`).  States
 serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
 
