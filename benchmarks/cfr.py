@@ -43,14 +43,25 @@ def main() -> None:
         print(f"{args.ruleset}: OpenSpiel CFR+ through the rulebook adapter (explicit chance)")
     start = time.process_time()
     solver = cfr.CFRPlusSolver(game)
+    setup = time.process_time() - start
+    spent = {"iterations": 0.0, "exploitability": 0.0, "value": 0.0}
     print(f"{'iterations':>10} {'exploitability':>15} {'value of P1':>12} {'CPU s':>8}")
     for i in range(1, args.iterations + 1):
+        mark = time.process_time()
         solver.evaluate_and_update_policy()
+        spent["iterations"] += time.process_time() - mark
         if i % args.every == 0 or i == args.iterations:
             policy = solver.average_policy()
+            mark = time.process_time()
             value = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])[0]
-            print(f"{i:>10} {exploitability.exploitability(game, policy):>15.5f} {value:>12.5f} "
-                  f"{time.process_time() - start:>8.1f}", flush=True)
+            spent["value"] += time.process_time() - mark
+            mark = time.process_time()
+            distance = exploitability.exploitability(game, policy)
+            spent["exploitability"] += time.process_time() - mark
+            print(f"{i:>10} {distance:>15.5f} {value:>12.5f} {time.process_time() - start:>8.1f}", flush=True)
+    reports = -(-args.iterations // args.every)
+    print(f"CPU s: setup {setup:.2f}, {spent['iterations'] / args.iterations:.3f} an iteration, "
+          f"{spent['exploitability'] / reports:.2f} an exploitability, {spent['value'] / reports:.2f} a value")
 
 
 if __name__ == "__main__":
