@@ -51,11 +51,10 @@ def test_pettingzoo_api_and_seed(path, players):
 
 
 def bombard(e, cycles, rng):
-    """What PettingZoo's bombardment_test means to check, with masked actions: reset and step every
-    agent again and again; every observation lies in its space and keeps its class, shape and dtype.
-    (PettingZoo 1.27's own bombardment_test cannot run on a turn-based environment with masks —
-    its own classic environments fail it too: it reads the return of ``step``, which api_test
-    requires to be None, and samples actions without the mask.)"""
+    """bombardment_test's checks with masked actions, in both observation conventions: reset and step
+    every agent again and again; every observation lies in its space and keeps its class, shape and
+    dtype.  (PettingZoo 1.27's own bombardment_test cannot take the dict convention: it compares the
+    array of an observation with the first observation, a dict — tictactoe_v3 fails it too.)"""
     e.reset(seed=rng.randrange(1 << 30))
     first = e.last()[0]
     for _ in range(cycles):
@@ -70,15 +69,77 @@ def bombard(e, cycles, rng):
         e.reset(seed=rng.randrange(1 << 30))
 
 
+def step_returns_observation(e):
+    """``e`` with a ``step`` that returns the observation ``last()`` gives after it.  PettingZoo 1.27's
+    bombardment_test takes the return of ``step`` as the next observation, though ``api_test``
+    requires ``step`` to return None, so it fails on every environment with two agents or more;
+    PettingZoo's pull request 1464 (merged after 1.27.0) reads ``last()`` instead, as this does."""
+    from pettingzoo.utils.wrappers import BaseWrapper
+
+    class StepReturnsObservation(BaseWrapper):
+        def step(self, action):
+            self.env.step(action)
+            return self.env.last()[0]
+
+    return StepReturnsObservation(e)
+
+
 @pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
 def test_pettingzoo_bombardment(path):
+    """PettingZoo's own bombardment_test: actions sampled from the action space without the mask, an
+    illegal one ending the game as in PettingZoo's classic environments (illegal_reward); and the
+    same checks with masked actions, which play games deep, in both observation conventions."""
     extra("gymnasium", "rl")
+    pz_test = extra("pettingzoo.test", "rl")
+    from pettingzoo.utils.env_logger import EnvLogger
+
     from interpreter.adapters.pettingzoo import env
 
+    slow = "mafiadollar" in path.stem or "pferderennen" in path.stem
+    random.seed(4)  # bombardment_test chooses with the random module
+    EnvLogger.suppress_output()  # a warning per illegal move
+    try:
+        e = env(str(path), action_mask_in="info", illegal_reward=-1)
+        e.action_space(e.possible_agents[0]).seed(4)
+        pz_test.bombardment_test(step_returns_observation(e), cycles=10 if slow else 100)
+    finally:
+        EnvLogger.unsuppress_output()
     rng = random.Random(3)
-    cycles = 2 if "mafiadollar" in path.stem or "pferderennen" in path.stem else 10
+    cycles = 2 if slow else 10
     bombard(env(str(path)), cycles, rng)
     bombard(env(str(path), action_mask_in="info"), cycles, rng)
+
+
+def test_pettingzoo_illegal_actions_raise_or_end_the_game_as_classic_environments_do():
+    extra("gymnasium", "rl")
+    pz_test = extra("pettingzoo.test", "rl")
+    from interpreter import IllegalActionError
+    from interpreter.adapters.pettingzoo import env, parallel_env
+
+    pz_test.api_test(env("classic/liars-dice", illegal_reward=-1), num_cycles=100)
+    pz_test.seed_test(lambda: env("classic/goofspiel", action_mask_in="info", illegal_reward=-1), num_cycles=30)
+
+    for mask_in in ("observation", "info"):
+        e = env("classic/tic-tac-toe", action_mask_in=mask_in, illegal_reward=-1)
+        e.reset(seed=1)
+        first = e.agent_selection
+        e.step(4)
+        e.step(4)  # the centre is taken: the second agent loses
+        assert all(e.terminations.values()) and all(e.truncations.values())
+        assert e.rewards == {first: 0.0, "player_1" if first == "player_0" else "player_0": -1.0}
+        for agent in e.agent_iter():
+            e.step(None)
+        assert e.agents == []
+    strict = env("classic/tic-tac-toe")
+    strict.reset(seed=1)
+    strict.step(4)
+    with pytest.raises(IllegalActionError):
+        strict.step(4)
+    parallel = parallel_env("classic/tic-tac-toe", illegal_reward=-1)
+    parallel.reset(seed=1)
+    parallel.step({"player_0": 4, "player_1": 0})
+    _, rewards, terminations, _, _ = parallel.step({"player_0": 0, "player_1": 4})
+    assert all(terminations.values()) and -1.0 in rewards.values() and parallel.agents == []
 
 
 def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
@@ -247,6 +308,46 @@ def test_openspiel_states_serialize_clone_and_pickle():
         assert again.to_dict() == state.match.to_dict() and again.game is state.match.game
         clone.apply_action(clone.legal_actions()[0] if not clone.is_chance_node() else clone.chance_outcomes()[0][0])
         assert str(clone) != str(state)
+
+
+def test_openspiel_clones_share_the_match_until_one_changes_and_children_are_kept(monkeypatch):
+    """Clones share the match copy-on-write; the first action on a fresh clone (``child``, or clone
+    then apply_action) reaches a match kept for the next who asks, which stays as it was whatever
+    is done to the states that hold it; in explicit chance every new game starts from one root.
+    Played with a tiny tree budget too: past it children are made and not kept."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel as adapter
+
+    def walk(state, rng, steps):
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            actions = [o for o, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(actions))
+        return state
+
+    for budget in (None, 3):
+        if budget is not None:
+            monkeypatch.setattr(adapter, "MIN_TREE_STATES", budget)
+            monkeypatch.setattr(adapter, "TREE_BYTES", 0)
+        game = pyspiel.load_game("rulebook", {"ruleset": "classic/leduc-poker", "explicit_chance": True})
+        fresh = game.new_initial_state()
+        root = walk(game.new_initial_state(), random.Random(1), 3)
+        assert str(game.new_initial_state()) == str(fresh)  # the shared root is untouched
+        before = str(root)
+        for action in [o for o, _ in root.chance_outcomes()] if root.is_chance_node() else root.legal_actions():
+            first = root.child(action)
+            text = str(first)
+            walk(first, random.Random(action), 6)  # changes its own copy only
+            again = root.clone()
+            again.apply_action(action)
+            assert str(again) == str(root.child(action)) == text and str(root) == before
+            assert again.history() == root.history() + [action]
+            assert pyspiel.State.legal_actions(again) == again.legal_actions()  # through C++ and not
+            assert again.is_chance_node() == (again.current_player() == pyspiel.PlayerId.CHANCE)
+        copy = root.clone()
+        walk(root, random.Random(9), 4)
+        assert str(copy) == before
 
 
 def test_ismcts_through_openspiel_beats_random_smoke():

@@ -5,10 +5,8 @@ are dictated: the games run with explicit chance, so every roll(6) is a chance n
 test picks (a state waiting for chance shows the position before the action that led to it, so
 checks follow the next roll).  ``progress`` lists are indexed by column number.
 
-Positions are set once the first dice are rolled: with explicit chance the start of a game is
-replayed from before setup when its first chance node is resolved, and that replay does not run the
-``arrange`` given to ``new_initial_state`` (an engine issue, reported with issue 38), so the helper
-sets the player variables on the state at the first decision and drops its cached legal actions.
+Positions are set once the first dice are rolled: the helper sets the player variables on the
+state at the first decision and drops its cached legal actions.
 """
 from __future__ import annotations
 

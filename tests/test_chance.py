@@ -188,3 +188,21 @@ def test_a_saved_state_with_a_wrong_undetermined_block_is_refused():
         data["chance"]["undetermined"] = blocks
         with pytest.raises(RulebookError, match="undetermined"):
             game.state_from_json(data)
+
+
+def test_the_arrangement_of_a_new_game_survives_the_chance_nodes_of_its_setup():
+    """``arrange`` runs after setup, so in explicit mode it runs once setup's outcomes are all known
+    (the setup is run again with each outcome, with the arrangement each time)."""
+    from interpreter.runtime.positions import arrange
+
+    game = load_game("classic/kuhn-poker")
+    position = {"zones": {"hand[P1]": ["K"], "hand[P2]": ["J"]}, "player_vars": {"paid": {"P2": 3}}}
+    state = game.new_initial_state(0, arrange=lambda s: arrange(s, position), explicit_chance=True)
+    assert state.is_chance_node()
+    copy = state.clone()
+    resolve(state, random.Random(1))
+    assert [game.names[c] for c in state.zones[game.zone_names.index("hand[P1]")]] == ["K"]
+    assert [game.names[c] for c in state.zones[game.zone_names.index("hand[P2]")]] == ["J"]
+    assert state.pvars["paid"] == [1, 3]
+    resolve(copy, random.Random(2))  # a copy taken at the node keeps the arrangement too
+    assert copy.pvars["paid"] == [1, 3]

@@ -22,7 +22,7 @@ from ..runtime.observations import Observer, action_text, information_state_stri
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit")
+    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree")
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
@@ -31,6 +31,8 @@ class Match:
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
         self.steps = steps  # ids taken by the players
         self.limit = limit  # the cap on steps (None: none)
+        self.children = None  # {id: the match after it}, kept by kept_child, never changed
+        self.tree = None  # [how many more the tree of kept children may keep], shared by the tree
 
     @property
     def game(self):
@@ -61,11 +63,16 @@ class Match:
         return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        if self.is_terminal():
-            return []
-        if self.state.is_chance_node():
-            return [outcome.index for outcome, _ in self.state.chance_outcomes()]
-        return self.space.legal_ids(self.state, self.prefix)
+        ids = self.seen.get("legal ids")
+        if ids is None:
+            if self.is_terminal():
+                ids = []
+            elif self.state.is_chance_node():
+                ids = [outcome.index for outcome, _ in self.state.chance_outcomes()]
+            else:
+                ids = self.space.legal_ids(self.state, self.prefix)
+            self.seen["legal ids"] = ids
+        return list(ids)
 
     def apply_id(self, i: int) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
@@ -79,7 +86,11 @@ class Match:
                                      hint="it is over (truncated): start a new one")
         space = self.space
         if not space.staged:
-            self._take(space.action_from_id(self.state, i), (i,))
+            action = space.legal_table(self.state).get(i)
+            if action is None:
+                raise IllegalActionError(f"the id {i} is not legal now",
+                                         hint="choose one of the legal ids (the action mask)")
+            self._take(action, (i,))
             self.steps += 1
             return
         if i not in space.legal_ids(self.state, self.prefix):
@@ -106,6 +117,27 @@ class Match:
 
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
+
+    def kept_child(self, i: int, budget) -> tuple:
+        """The match after id ``i``, kept in ``children`` while the tree this match belongs to has
+        room (``budget(self)``: how many matches a new tree may keep), and whether it was kept.  A
+        kept match must never be changed: it is there for whoever asks for the same child again."""
+        children = self.children
+        if children is not None and i in children:
+            return children[i], True
+        child = self.clone()
+        child.apply_id(i)
+        tree = self.tree
+        if tree is None:
+            tree = self.tree = [budget(self)]
+        if tree[0] <= 0:
+            return child, False
+        tree[0] -= 1
+        child.tree = tree
+        if children is None:
+            children = self.children = {}
+        children[i] = child
+        return child, True
 
     def __deepcopy__(self, memo) -> "Match":
         return self.clone()  # the game is shared, never copied
@@ -140,7 +172,11 @@ class Match:
         return f"{text}\n{extra}" if extra else text
 
     def information_state_string(self, seat) -> str:
-        return information_state_string(self._view_text(seat), seat, self.history, self._own_prefix(seat))
+        key = ("information state", seat)
+        if key not in self.seen:
+            self.seen[key] = information_state_string(self._view_text(seat), seat, self.history,
+                                                      self._own_prefix(seat))
+        return self.seen[key]
 
     def to_dict(self) -> dict:
         return {"state": self.state.to_dict(), "prefix": list(self.prefix),

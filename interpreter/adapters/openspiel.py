@@ -31,7 +31,8 @@ sum in a zero- or constant-sum game) — as OpenSpiel's ``max_game_length`` expe
 game's action ids (:mod:`interpreter.runtime.action_ids`); in a staged action space each OpenSpiel action is
 one stage of a decision and the same player moves again until the action is whole.  Observation and
 information-state tensors and strings come from the seat's view only (:mod:`interpreter.runtime.observations`).
-``state.clone()`` copies the engine state with ``State.clone`` and shares the game.  States
+``state.clone()`` shares the engine state copy-on-write and shares the game; the first action on a
+fresh clone (``child``) reaches a state kept for tree searches (:class:`MatchHandle`).  States
 serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
 
@@ -57,6 +58,10 @@ _DEFAULTS = {"ruleset": "classic/kuhn-poker", "players": 0, "params": "", "seed"
 UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+TREE_BYTES = 256 * 2**20  # about the memory one tree of kept children may take (see MatchHandle)
+STATE_BYTES_PER_JSON_BYTE = 8  # an engine state in memory, against the length of its JSON (measured: 5-7)
+MIN_TREE_STATES = 1_000
 MIN_CHANCE_OUTCOMES = 6  # explicit chance: a shuffle has at most one outcome per component, a die 6 sides
 
 
@@ -158,6 +163,7 @@ class RulebookGame(pyspiel.Game):
         seed = int(params["seed"])
         self._seeds = random.Random(seed if seed >= 0 else None)
         self._pending = None  # [seed, match or None]: the next new game, built at most once
+        self._root = None  # explicit chance: the match every new game starts from (never changed)
 
     def pending_seed(self) -> int:
         """The seed of the next new game (a state takes it when first used)."""
@@ -188,56 +194,118 @@ class RulebookGame(pyspiel.Game):
                      limit=self.decision_cap)
 
     def new_initial_state(self):
-        return RulebookState(self)
+        if not self.explicit_states:
+            return RulebookState(self)
+        if self._root is None:  # every game starts at the same chance node: one shared tree below it
+            self._root = self._new_match(self._seeds.getrandbits(63))
+        return RulebookState(self, MatchHandle(self._root, None, True))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return RulebookObserver(self.rulebook, perfect_recall)
 
 
-class RulebookState(pyspiel.State):
-    """An OpenSpiel state over a :class:`Match`.  The match is made when the state is first used
-    (a state OpenSpiel makes only to copy another into, by ``Clone`` or ``DeserializeState``,
-    costs nothing); until it is played, looking at it shows the next new game without taking it."""
+class MatchHandle:
+    """The match of a state, shared copy-on-write with the states cloned from it.  OpenSpiel clones a
+    Python state by deep-copying each of its attributes: the copy of a handle shares the match, and
+    the first of the states to change it takes a copy of its own then.  The first action applied to
+    a fresh copy (``state.child(action)``, or ``clone()`` then ``apply_action``: what tree searches
+    such as CFR, best response and alpha-beta do, again and again for the same states) reaches a
+    match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed.
+    Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
 
-    def __init__(self, game):
+    __slots__ = ("match", "seed", "shared", "fresh")
+
+    def __init__(self, match=None, seed=None, shared=False):
+        self.match = match
+        self.seed = seed
+        self.shared = shared
+        self.fresh = shared  # a copy no action was applied to yet
+
+    def __deepcopy__(self, memo) -> "MatchHandle":
+        if self.match is None:
+            return MatchHandle(None, self.seed)
+        self.shared = True
+        return MatchHandle(self.match, self.seed, True)
+
+    def __reduce__(self):
+        return (MatchHandle, (self.match, self.seed))
+
+
+def tree_budget(match) -> int:
+    """How many matches one tree of kept children may hold: about :data:`TREE_BYTES` of states the
+    size of this one."""
+    return max(MIN_TREE_STATES, TREE_BYTES // (STATE_BYTES_PER_JSON_BYTE * len(match.state.to_json())))
+
+
+class RulebookState(pyspiel.State):
+    """An OpenSpiel state over a :class:`Match` (held by a :class:`MatchHandle`).  The match is made
+    when the state is first used (a state OpenSpiel makes only to copy another into, by ``Clone`` or
+    ``DeserializeState``, costs nothing); until it is played, looking at it shows the next new game
+    without taking it.  ``state.match`` is for looking at: it may be shared with other states."""
+
+    def __init__(self, game, handle=None):
         super().__init__(game)
-        self._seed = None
-        self._match = None
+        self._handle = MatchHandle() if handle is None else handle
 
     @property
     def match(self) -> Match:
-        if self._match is None:
+        handle = self._handle
+        if handle.match is None:
             game = self.get_game()
-            if self._seed is None:
-                self._seed = game.pending_seed()
-            self._match = game.take(self._seed)
-        return self._match
+            if handle.seed is None:
+                handle.seed = game.pending_seed()
+            handle.match = game.take(handle.seed)
+        return handle.match
 
     def seen_match(self) -> Match:
         """The match, for looking at only (see the class's docstring)."""
-        if self._match is not None:
-            return self._match
+        handle = self._handle
+        if handle.match is not None:
+            return handle.match
         game = self.get_game()
-        if self._seed is None:
-            self._seed = game.pending_seed()
-        return game.peek(self._seed)
+        if handle.seed is None:
+            handle.seed = game.pending_seed()
+        return game.peek(handle.seed)
 
     def current_player(self):
-        match = self._match if self._match is not None else self.match
-        seat = match.current_player()
+        seat = (self._handle.match or self.match).current_player()
         return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player):
-        match = self._match if self._match is not None else self.match
+        match = self._handle.match or self.match
         return match.legal_ids() if player == match.current_player() else []
+
+    # legal_actions and is_chance_node answer Python callers here, not through C++ (which calls back
+    # current_player, is_terminal and _legal_actions: five calls from C++ into Python); C++ callers
+    # still reach _legal_actions and current_player
+    def legal_actions(self, player=None):
+        match = self._handle.match or self.match
+        return match.legal_ids() if player is None or player == match.current_player() else []
+
+    def is_chance_node(self):
+        return (self._handle.match or self.match).current_player() == _CHANCE
 
     def chance_outcomes(self):
         """``(outcome, probability)`` at a chance node (explicit chance only)."""
-        return [(outcome.index, p) for outcome, p in self.match.state.chance_outcomes()]
+        match = self.match
+        listed = match.seen.get("chance")
+        if listed is None:
+            listed = match.seen["chance"] = [(outcome.index, p) for outcome, p in match.state.chance_outcomes()]
+        return list(listed)
 
     def _apply_action(self, action):
-        (self._match if self._match is not None else self.match).apply_id(action)
+        handle = self._handle
+        if handle.match is None:
+            self.match
+        if handle.shared:
+            parent = handle.match
+            if handle.fresh:
+                handle.fresh = False
+                handle.match, handle.shared = parent.kept_child(action, tree_budget)
+                return
+            handle.match, handle.shared = parent.clone(), False
+        handle.match.apply_id(action)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -245,12 +313,18 @@ class RulebookState(pyspiel.State):
         return self.get_game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
-        return (self._match if self._match is not None else self.match).is_terminal()
+        return (self._handle.match or self.match).is_terminal()
 
     def returns(self):
-        match = self.match
+        match = self._handle.match or self.match
         if not match.is_terminal():
             return [0.0] * match.game.num_players
+        values = match.seen.get("returns")
+        if values is None:
+            values = match.seen["returns"] = self._final_returns(match)
+        return list(values)
+
+    def _final_returns(self, match) -> list:
         game = self.get_game()
         if game.utility == "win":
             winners = set(match.winners())
@@ -271,7 +345,7 @@ class RulebookState(pyspiel.State):
     def determinized(self, player, rng) -> "RulebookState":
         """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
         new = self.clone()
-        new._match = self.match.determinized(player, rng)
+        new._handle = MatchHandle(self.match.determinized(player, rng), self._handle.seed)
         return new
 
     def __str__(self):

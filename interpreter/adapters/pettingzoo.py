@@ -19,6 +19,12 @@ structured view, a dict).  Rewards are the final ``returns()`` (the scores), giv
 Simultaneous secret choices are sequential turns, as in the engine.  ``infos[agent]`` holds, for the
 agent to move, the readable ``legal_actions``.
 
+Illegal actions: by default an action outside the mask is refused with an ``IllegalActionError``
+that says what is legal.  With ``illegal_reward=r`` the environment handles it as PettingZoo's classic
+environments do (their ``TerminateIllegalWrapper``, which ``env`` then puts around it): the game ends
+(every agent terminated and truncated), the agent that moved gets ``r`` and the others 0.  So a
+learner or a test that samples the action space without the mask (``bombardment_test``) plays on.
+
 Caps, each reported as a truncation: ``max_steps`` (the steps of all agents together) and
 ``max_cycles`` (the steps of each agent: the game is truncated when the agent to move has taken that
 many).  :func:`parallel_env` gives a ``ParallelEnv`` in which each step is one step of the agent to
@@ -32,6 +38,7 @@ import types
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 from .. import load_game
 from ..runtime.observations import canonical_view
@@ -41,17 +48,20 @@ MASK_PLACES = ("observation", "info")
 
 
 def env(game, players=None, params=None, render_mode=None, max_steps=None, max_cycles=None,
-        action_mask_in="observation") -> "RulebookEnv":
-    """An AEC environment of ``game`` (a ``Game``, a ruleset name or a path)."""
-    return RulebookEnv(_loaded(game, players, params), render_mode=render_mode, max_steps=max_steps,
-                       max_cycles=max_cycles, action_mask_in=action_mask_in)
+        action_mask_in="observation", illegal_reward=None) -> AECEnv:
+    """An AEC environment of ``game`` (a ``Game``, a ruleset name or a path): a :class:`RulebookEnv`,
+    inside PettingZoo's ``TerminateIllegalWrapper`` when ``illegal_reward`` is given."""
+    raw = RulebookEnv(_loaded(game, players, params), render_mode=render_mode, max_steps=max_steps,
+                      max_cycles=max_cycles, action_mask_in=action_mask_in)
+    return raw if illegal_reward is None else TerminateIllegalWrapper(raw, illegal_reward=float(illegal_reward))
 
 
 def parallel_env(game, players=None, params=None, render_mode=None, max_steps=None, max_cycles=None,
-                 action_mask_in="observation") -> "RulebookParallelEnv":
+                 action_mask_in="observation", illegal_reward=None) -> "RulebookParallelEnv":
     """A parallel environment of ``game``: one step is one step of the agent to move, and
     ``max_cycles`` caps the parallel steps."""
-    return RulebookParallelEnv(env(game, players, params, render_mode, max_steps, None, action_mask_in), max_cycles)
+    return RulebookParallelEnv(env(game, players, params, render_mode, max_steps, None, action_mask_in,
+                                   illegal_reward), max_cycles)
 
 
 def environment_module(game, players=None, params=None, **options) -> types.SimpleNamespace:
@@ -191,8 +201,8 @@ class RulebookParallelEnv(ParallelEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "rulebook_parallel_v0"}
 
-    def __init__(self, aec: RulebookEnv, max_cycles=None):
-        self.aec = aec
+    def __init__(self, aec: AECEnv, max_cycles=None):
+        self.aec = aec  # a RulebookEnv, or a wrapper around one (its state is aec.unwrapped)
         self.max_cycles = max_cycles
         self.steps = 0
         self.possible_agents = aec.possible_agents
@@ -211,13 +221,13 @@ class RulebookParallelEnv(ParallelEnv):
         return {a: self.aec.observe(a) for a in self.agents}, {a: dict(self.aec.infos[a]) for a in self.agents}
 
     def step(self, actions):
-        aec = self.aec
-        aec.step(actions[aec.agent_selection])
+        self.aec.step(actions[self.aec.agent_selection])
+        aec = self.aec.unwrapped
         self.steps += 1
         if self.max_cycles is not None and self.steps >= self.max_cycles and not aec.match.is_terminal():
             aec.truncations = {a: True for a in aec.agents}
         rewards = {a: aec._cumulative_rewards[a] for a in self.agents}
-        observations = {a: aec.observe(a) for a in self.agents}
+        observations = {a: self.aec.observe(a) for a in self.agents}
         terminations = {a: aec.terminations[a] for a in self.agents}
         truncations = {a: aec.truncations[a] for a in self.agents}
         infos = {a: dict(aec.infos[a]) for a in self.agents}

@@ -95,22 +95,25 @@ class Feeder:
 class ChanceRecord:
     """The explicit-chance part of a state between steps: nothing pending (a decision or the end), or a
     chance node: the state before the step (``before``), the step (``action``: the index of the action
-    among the legal actions of ``before``, or None for the setup) and the outcomes chosen so far."""
+    among the legal actions of ``before``, or None for the setup) and the outcomes chosen so far.
+    ``begin`` is the setup step as the game was started (with its ``arrange``), run again with each
+    outcome; it is not saved: a state loaded at a chance node of its setup runs the plain setup."""
 
-    __slots__ = ("before", "action", "outcomes", "count")
+    __slots__ = ("before", "action", "outcomes", "count", "begin")
     explicit = True
 
-    def __init__(self, before=None, action=None, outcomes=(), count=None):
+    def __init__(self, before=None, action=None, outcomes=(), count=None, begin=None):
         self.before = before
         self.action = action
         self.outcomes = list(outcomes)
         self.count = count  # how many outcomes the pending node has; None: no node pending
+        self.begin = begin
 
     def next(self, count: int) -> int:
         raise RulesRuntimeError("a random number was asked for outside a step of the game")
 
     def copy(self) -> "ChanceRecord":
-        return ChanceRecord(self.before, self.action, self.outcomes, self.count)
+        return ChanceRecord(self.before, self.action, self.outcomes, self.count, self.begin)
 
     def to_dict(self) -> dict:
         if self.count is None:
@@ -243,7 +246,8 @@ def apply(s, action) -> None:
         if not isinstance(action, ChanceOutcome) or action.count != record.count or not 0 <= action.index < action.count:
             raise IllegalActionError(f"'{action}' is not an outcome of this chance node",
                                      hint="choose one of state.chance_outcomes()")
-        _run_step(s, record.before, record.action, record.outcomes + [action.index], _step(record.action))
+        step = record.begin if record.action is None and record.begin is not None else _step(record.action)
+        _run_step(s, record.before, record.action, record.outcomes + [action.index], step)
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
@@ -279,7 +283,8 @@ def _run_step(s, before, index, chosen, step) -> None:
         step(work)
         settle(work)
     except ChanceNeeded as need:
-        s.chance = ChanceRecord(s.clone() if before is None else before, index, chosen, need.count)
+        s.chance = ChanceRecord(s.clone() if before is None else before, index, chosen, need.count,
+                                step if index is None else None)
         return
     _become(s, work)
     s.chance = ChanceRecord()
