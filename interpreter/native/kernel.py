@@ -60,9 +60,10 @@ def kernel_for(game) -> "Kernel":
         raise NativeUnavailable(f"native: the kernel's C source would be {len(source) // 1000:,} kB, more than "
                                 f"{MAX_SOURCE // 1000:,} kB (definitions expand where they are used); using Python")
     started = time.perf_counter()
-    module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars),
-                                                        len(emitter.tables.player_vars), emitter.max_params))
+    module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars), len(emitter.tables.player_vars),
+                                                        emitter.max_params, len(emitter.sites.flow_names)))
     kernel = Kernel(game, module, emitter.tables, time.perf_counter() - started, cached)
+    kernel.sites = emitter.sites
     game._native_kernel = kernel
     return kernel
 
@@ -78,7 +79,7 @@ def _compiled(cffi, source, struct):
     cached = bool(found)
     if not found:
         ffi = cffi.FFI()
-        ffi.cdef(struct + "\nint64_t k_play(KS *s);\n"
+        ffi.cdef(struct + "\nint64_t k_play(KS *s);\nint64_t k_resume(KS *s);\n"
                  "int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, "
                  "int64_t *totals, KS *work);")
         ffi.set_source(name, source, extra_compile_args=["-O2", "-std=gnu11", "-fwrapv", "-w"])
@@ -149,6 +150,7 @@ class Kernel:
         ks.end_reason = -1 if s.end_reason is None else self.tables.text(s.end_reason)
         ks.over = s.over
         ks.cap = 100_000
+        ks.site = ks.force = ks.stop_seat = -1  # from the start, the policy uniform (see resume.py)
         return ks
 
     def _store(self, numbers, lists, i, value) -> None:

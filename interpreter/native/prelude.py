@@ -356,12 +356,24 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
     for (int64_t i = 0; i < n; i++) s->cand[s->cand_n][1 + i] = values[i];
     s->cand_n += 1;
 }
-/* the seat's policy picks a candidate: uniform from the policy's own splitmix stream */
+/* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
+   policy's own splitmix stream; it stops at s->cap decisions, or where s->stop_seat is to decide
+   again after another seat decided (a bot's rollout: interpreter/bots/flat.py) */
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
-    s->policy_rng += GAMMA;
-    int64_t i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
+    int64_t i = s->force;
+    if (i >= 0) {
+        s->force = -1;
+        if (i >= s->cand_n) fail(C, E_index, i, s->cand_n);
+    } else {
+        if (s->stop_seat >= 0) {
+            if (s->decider != s->stop_seat) s->others_moved = 1;
+            else if (s->others_moved) longjmp(C->jb, 3);
+        }
+        s->policy_rng += GAMMA;
+        i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
+    }
     if (s->n_log < MAXLOG) memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));  /* the first MAXLOG kept */
     s->n_log += 1;
     s->moves += 1;

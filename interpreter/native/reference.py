@@ -29,3 +29,29 @@ def comparable(state) -> dict:
     data = state.to_dict()
     data.pop("narrative")
     return data
+
+
+def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None):
+    """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
+    ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
+    policy until the end, ``max_moves`` more decisions, or ``stop_seat`` to decide again after
+    another seat decided.  ``(actions, state)``; the state is changed in place."""
+    z = policy_seed & MASK64
+    actions, others_moved, taken = [], False, 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if first is not None:
+            action, first = legal[first], None
+        else:
+            if taken >= max_moves:
+                break
+            mover = state.current_player()
+            if mover == stop_seat and others_moved:
+                break
+            others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
+            z = (z + GOLDEN_GAMMA) & MASK64
+            action = legal[mixed(z) % len(legal)]
+            taken += 1
+        actions.append((action.option.name, tuple(None if isinstance(v, list) else v for v in action.values)))
+        state.apply_action(action)
+    return actions, state

@@ -1,0 +1,84 @@
+"""Playing on in the kernel from any state the Python engine reached at a decision.
+
+:func:`loaded` turns a :class:`State` into the kernel's arrays, its stack as a resume point (see
+:mod:`.resume`); :func:`playout` plays it on with a seeded uniform policy (the reference in Python:
+:func:`.reference.play_on`), optionally taking a given legal action first and stopping where a seat
+is to decide again after another seat decided (the rollouts of ``flat``).  A state that cannot be
+resumed raises :class:`NativeUnavailable` with the reason, and the caller plays on in Python.
+"""
+from __future__ import annotations
+
+from dsl.errors import RulesRuntimeError
+
+from .kernel import NativeUnavailable
+from .resume import Unresumable, resume_plan
+
+MASK = (1 << 64) - 1
+
+
+def loaded(kernel, state):
+    """The kernel's arrays of ``state`` (at a decision, or finished), ready to :func:`run`."""
+    if state.failure is not None:
+        raise NativeUnavailable("native: the state is broken by an earlier error; using Python")
+    ks = kernel.arrays(state)
+    ks.moves = state.moves
+    ks.n_log = 0
+    if state.over:
+        return ks
+    try:
+        plan = resume_plan(kernel, state)
+    except Unresumable as exc:
+        raise NativeUnavailable(f"native: this state cannot be resumed in the kernel: {exc}; using Python") from None
+    ks.site = plan.site
+    for i, value in enumerate(plan.fvals):
+        ks.fvals[i] = value
+    ks.rlen = len(plan.lists)
+    for i, value in enumerate(plan.lists):
+        ks.rarena[i] = value
+    return ks
+
+
+class Runner:
+    """Plays copies of one loaded state, each with its own seed, first action and stop."""
+
+    def __init__(self, kernel, state):
+        self.kernel = kernel
+        self.start = loaded(kernel, state)
+        self.over = bool(state.over)
+        self.work = kernel.ffi.new("KS *")
+        self.head = kernel.ffi.offsetof("KS", "n_log")
+
+    def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None):
+        """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
+        RulesRuntimeError of a rule that failed."""
+        ks = self.work
+        self.kernel.ffi.memmove(ks, self.start, self.head)
+        if self.over:
+            return ks
+        ks.n_log = 0
+        ks.policy_rng = policy_seed & MASK
+        ks.force = -1 if force is None else force
+        ks.cap = max(0, max_decisions) + (force is not None)
+        ks.stop_seat = -1 if stop_seat is None else stop_seat
+        ks.others_moved = 0
+        if self.kernel.lib.k_resume(ks) == 1:
+            raise self.kernel.error(ks)
+        return ks
+
+    def state(self, ks):
+        """The kernel's arrays after :meth:`run` as a :class:`State`: exact when the game ended;
+        stopped at a decision, the data of that state without its stack (enough to judge it: its
+        evaluation, scores and seats; it cannot be played on)."""
+        s = self.kernel.state(ks)
+        s.moves = int(ks.moves)
+        return s
+
+
+def playout(kernel, state, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None):
+    """Play ``state`` on in the kernel: ``(actions, State)`` (see :meth:`Runner.state`)."""
+    runner = Runner(kernel, state)
+    ks = runner.run(policy_seed, max_decisions, stop_seat, force)
+    return kernel.actions(ks), runner.state(ks)
+
+
+__all__ = ["Runner", "loaded", "playout", "NativeUnavailable", "RulesRuntimeError"]
