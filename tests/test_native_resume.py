@@ -1,0 +1,96 @@
+"""Playing on in the native kernel from states the Python engine reached (interpreter/native/resume.py,
+playout.py): the same actions and the same final state as the Python engine with the same seeded
+policy, from every kind of decision (inside called procedures, loops, inlined calls)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from tests.conftest import require_extra, require_program
+
+require_extra("cffi", "native")
+require_program("gcc")
+
+from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
+from interpreter.native.playout import Runner, playout  # noqa: E402
+from interpreter.native.reference import comparable, play_on  # noqa: E402
+
+GAMES = [("gangster", None), ("gangster", 4), ("la-famiglia", None), ("mafiadollar", 3),
+         ("pferderennen-mafia", None), ("pig", 3), ("tic-tac-toe", None), ("connect-four", None),
+         ("kuhn-poker", None), ("leduc-poker", None), ("liars-dice", None), ("goofspiel", None)]
+LONG = {"gangster", "mafiadollar", "pferderennen-mafia"}  # long games: fewer states in CI
+
+
+def _states(game, seeds, every):
+    """States the Python engine reaches in seeded random games, every ``every``-th decision."""
+    for seed in seeds:
+        s, rng, step = game.new_initial_state(seed), random.Random(seed), 0
+        while not s.is_terminal():
+            if step % every == 0:
+                yield seed * 1000 + step, s.clone()
+            actions = s.legal_actions()
+            s.apply_action(actions[rng.randrange(len(actions))])
+            step += 1
+
+
+def _without_stack(state) -> dict:
+    data = comparable(state)
+    data.pop("stack")
+    return data
+
+
+def _check(name, players, seeds, every) -> int:
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, seeds, every):
+        native_actions, native_state = playout(kernel, state, policy)
+        python_actions, python_state = play_on(state.clone(), policy)
+        assert native_actions == python_actions, (name, policy)
+        assert comparable(native_state) == comparable(python_state), (name, policy)
+        seat = state.current_player()
+        first = policy % len(state.legal_actions())
+        native_actions, native_state = playout(kernel, state, policy, 12, stop_seat=seat, force=first)
+        python_actions, python_state = play_on(state.clone(), policy, 12, stop_seat=seat, first=first)
+        assert native_actions == python_actions, (name, policy, "stopped")
+        assert _without_stack(native_state) == _without_stack(python_state), (name, policy, "stopped")
+        assert native_state.is_terminal() == python_state.is_terminal()
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_the_kernel_plays_on_from_python_states_as_python_does(name, players):
+    assert _check(name, players, [1] if name in LONG else [1, 2, 3], 25 if name in LONG else 2) >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, players", GAMES)
+def test_the_kernel_plays_on_from_python_states_as_python_does_many(name, players):
+    assert _check(name, players, range(10, 40), 2) >= 30
+
+
+def test_a_runner_plays_copies_of_one_state_alike():
+    game = load_game("mafiadollar", players=3)
+    state = next(s for _, s in _states(game, [5], 1) if len(s.stack) > 2)  # inside two called procedures
+    runner = Runner(kernel_for(game), state)
+    first = runner.state(runner.run(77, stop_seat=state.current_player(), force=0))
+    again = runner.state(runner.run(77, stop_seat=state.current_player(), force=0))
+    other = runner.state(runner.run(78))
+    assert _without_stack(first) == _without_stack(again)
+    assert other.is_terminal() and comparable(other) == comparable(play_on(state.clone(), 78)[1])
+
+
+def test_a_state_that_cannot_resume_says_why():
+    game = load_game("pig")
+    state = game.new_initial_state(3)
+    state.failure = "an earlier error"
+    with pytest.raises(NativeUnavailable, match="broken"):
+        playout(kernel_for(game), state, 1)
+    state = game.new_initial_state(3)
+    state.stack[-1][2]["stray"] = "a text the kernel never saw"
+    state.stack[-1][1] += 1  # a frame at no decision
+    with pytest.raises(NativeUnavailable, match="cannot be resumed"):
+        playout(kernel_for(game), state, 1)
