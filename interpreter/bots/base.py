@@ -56,9 +56,9 @@ class Bot:
     def best_by_samples(self, state, samples: int, make_judge, seconds: float = 0.0):
         """The legal action with the highest total value over ``samples`` determinized worlds (random
         among equals), or over as many worlds as ``seconds`` allow (at least one) when it is above 0.
-        For each world, ``make_judge()`` gives ``judge(after)``, the value of the world after one
-        action (it may play on); every action is judged on a copy of the same world.  A dealing the
-        rules cannot go on from (see ``State.determinize``) is skipped."""
+        For each world, ``make_judge()`` gives ``judge(world, action)``, the value of the world after
+        one action (it may play on), judged on a copy of the world (see :func:`applied`).  A
+        dealing the rules cannot go on from (see ``State.determinize``) is skipped."""
         actions = state.legal_actions()
         totals = [0.0] * len(actions)
         deadline = time.perf_counter() + seconds if seconds else None
@@ -76,14 +76,19 @@ class Bot:
                 mirrored = by_key.get(action_key(action))
                 if mirrored is None:
                     continue
-                after = world.clone()
                 try:
-                    after.apply_action(mirrored)
-                    totals[i] += judge(after)
+                    totals[i] += judge(world, mirrored)
                 except RulebookError:
                     continue
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+
+
+def applied(world, action):
+    """A copy of ``world`` after ``action`` (the world itself is left as it was)."""
+    after = world.clone()
+    after.apply_action(action)
+    return after
 
 
 def action_key(action):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dsl.errors import RulesRuntimeError
 
+from .judge import Judged
 from .kernel import NativeUnavailable
 from .resume import Unresumable, resume_plan
 
@@ -48,9 +49,10 @@ class Runner:
         self.work = kernel.ffi.new("KS *")
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
-    def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None):
+    def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
-        RulesRuntimeError of a rule that failed."""
+        RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
+        evaluation and team at the end, for :meth:`judged`."""
         ks = self.work
         self.kernel.ffi.memmove(ks, self.start, self.head)
         if self.over:
@@ -61,9 +63,14 @@ class Runner:
         ks.cap = max(0, max_decisions) + (force is not None)
         ks.stop_seat = -1 if stop_seat is None else stop_seat
         ks.others_moved = 0
+        ks.want_values = values
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks
+
+    def judged(self, ks):
+        """The end of :meth:`run` (with ``values``) as the bots judge it (see :mod:`.judge`)."""
+        return Judged(self.kernel, ks)
 
     def state(self, ks):
         """The kernel's arrays after :meth:`run` as a :class:`State`: exact when the game ended;

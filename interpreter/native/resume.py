@@ -23,6 +23,7 @@ import contextlib
 from dsl import ir
 
 from ..runtime.instructions import CALL, CHOOSE, FORNEXT, JUMPF
+from .judge import value_count, values_source
 
 RCAP = 4096  # the items of the lists a resumed state brings into the kernel (more: it runs in Python)
 
@@ -31,12 +32,13 @@ class Unresumable(Exception):
     """Why a state cannot be resumed in the kernel (it is played on in Python)."""
 
 
-def resume_fields(nflow: int) -> str:
+def resume_fields(game, nflow: int) -> str:
     """The fields of the kernel's state that say where the flow resumes (``site`` -1: from the
-    start), and the policy's settings."""
+    start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`)."""
     n = max(nflow, 1)
     return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; int64_t rarena[{RCAP}]; "
-            "int64_t force; int64_t stop_seat; int64_t others_moved; ")
+            "int64_t force; int64_t stop_seat; int64_t others_moved; int64_t want_values; "
+            f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
 
 
 class Site:
@@ -61,6 +63,7 @@ class Sites:
         self.found: list = []
         self.by_key: dict = {}
         self.flow_names: list = []  # the C variables of the flow function, in the order of fvals
+        self.values = ""  # the C text of value_of (made with the flow: it may add constants and texts)
 
     @contextlib.contextmanager
     def around(self, stmt):
@@ -104,6 +107,7 @@ class Sites:
     def prologue(self) -> str:
         """The start of the flow function: a resumed game's variables, lists and loops put back,
         then a jump to its decision."""
+        self.values = values_source(self.emitter)
         if not self.found:
             return ""
         names = self.flow_names
@@ -115,7 +119,7 @@ class Sites:
                 f"switch (site_) {{\n{cases}default: fail(C, E_index, site_, 0);\n}}\n}}\n")
 
     def entry(self) -> str:
-        return f"#define RCAP {RCAP}\n" + RESUME_ENTRY
+        return f"#define RCAP {RCAP}\n#define NVALUES {value_count(self.emitter.rs)}\n" + self.values + RESUME_ENTRY
 
 
 # play on from a state at a decision (s->site, fvals, rarena: see Sites.prologue): as k_play, without
@@ -138,13 +142,17 @@ int64_t k_resume(KS *s) {
         C->base = C->top;
         flow(C);
     }
-    if (r == 1 || r == 3) { free(C->arena); return r == 1 ? 1 : 2; }
-    s->over = 1; s->decider = -1;
+    if (r == 1) { free(C->arena); return 1; }
+    int64_t code = r == 3 ? 2 : 0;
+    if (!code) { s->over = 1; s->decider = -1; }
     r = setjmp(C->jb);
     if (r != 0) { free(C->arena); return 1; }
-    for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
+    if (!code) for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
+    if (s->want_values)  /* the bots' reading of the end (judge.py) */
+        for (int64_t p = 0; p < NP; p++)
+            for (int64_t w = 0; w < NVALUES; w++) { C->top = C->base; C->iters = 0; s->values[p][w] = value_of(C, p, w); }
     free(C->arena);
-    return 0;
+    return code;
 }
 """
 
