@@ -17,11 +17,12 @@ from .resume import Unresumable, resume_plan
 MASK = (1 << 64) - 1
 
 
-def loaded(kernel, state):
-    """The kernel's arrays of ``state`` (at a decision, or finished), ready to :func:`run`."""
+def loaded(kernel, state, ks=None):
+    """The kernel's arrays of ``state`` (at a decision, or finished) in ``ks`` (a new buffer if
+    None), ready to :meth:`Runner.run`."""
     if state.failure is not None:
         raise NativeUnavailable("native: the state is broken by an earlier error; using Python")
-    ks = kernel.arrays(state)
+    ks = kernel.arrays(state, ks)
     ks.moves = state.moves
     ks.n_log = 0
     if state.over:
@@ -40,13 +41,22 @@ def loaded(kernel, state):
 
 
 class Runner:
-    """Plays copies of one loaded state, each with its own seed, first action and stop."""
+    """Plays copies of one loaded state, each with its own seed, first action and stop.
+
+    The kernel's two buffers (the state loaded, a copy played on) are the kernel's own, made once:
+    a newer runner of the same kernel takes them over, and an older one used again loads its state
+    anew."""
 
     def __init__(self, kernel, state):
         self.kernel = kernel
-        self.start = loaded(kernel, state)
+        self.state_loaded = state
+        buffers = getattr(kernel, "_runner_buffers", None)
+        if buffers is None:
+            buffers = kernel._runner_buffers = [kernel.ffi.new("KS *"), kernel.ffi.new("KS *"), None]
+        self.start, self.work = buffers[0], buffers[1]
+        loaded(kernel, state, self.start)
+        buffers[2] = self
         self.over = bool(state.over)
-        self.work = kernel.ffi.new("KS *")
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False):
@@ -54,6 +64,9 @@ class Runner:
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`."""
         ks = self.work
+        if self.kernel._runner_buffers[2] is not self:  # another runner took the buffers
+            loaded(self.kernel, self.state_loaded, self.start)
+            self.kernel._runner_buffers[2] = self
         self.kernel.ffi.memmove(ks, self.start, self.head)
         if self.over:
             return ks

@@ -79,6 +79,12 @@ static inline int64_t FMOD(Ctx *C, int64_t a, int64_t b) {
 }
 static inline int64_t ABS(Ctx *C, int64_t a) { return a < 0 ? NEG(C, a) : a; }
 
+/* the arena of lists: one per thread, made at its first game and kept (its pages stay mapped) */
+static __thread int64_t *ARENA_MEM = NULL;
+static int64_t *arena_get(void) {
+    if (!ARENA_MEM) ARENA_MEM = (int64_t *)malloc(ARENA * sizeof(int64_t));
+    return ARENA_MEM;
+}
 /* lists: a handle h into the arena, arena[h] the length, arena[h + 1 ...] the items */
 static inline int64_t NEWLIST(Ctx *C, int64_t n) {
     if (n > MAX_ITEMS) fail(C, E_list_long, n, 0);
@@ -390,7 +396,7 @@ int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
     C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
-    C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
+    C->arena = arena_get();
     if (!C->arena) { s->err = E_memory; return 1; }
     s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
     int r = setjmp(C->jb);
@@ -401,12 +407,11 @@ int64_t k_play(KS *s) {
         C->steps = 0;
         flow(C);
     }
-    if (r == 1 || r == 3) { free(C->arena); return r == 1 ? 1 : 2; }
+    if (r == 1 || r == 3) { return r == 1 ? 1 : 2; }
     s->over = 1; s->decider = -1;
     r = setjmp(C->jb);
-    if (r != 0) { free(C->arena); return 1; }
+    if (r != 0) { return 1; }
     for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
-    free(C->arena);
     return 0;
 }
 

@@ -129,7 +129,7 @@ int64_t k_resume(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
     C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
-    C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
+    C->arena = arena_get();
     if (!C->arena) { s->err = E_memory; return 1; }
     s->n_log = 0; s->err = 0;
     int r = setjmp(C->jb);
@@ -142,16 +142,15 @@ int64_t k_resume(KS *s) {
         C->base = C->top;
         flow(C);
     }
-    if (r == 1) { free(C->arena); return 1; }
+    if (r == 1) { return 1; }
     int64_t code = r == 3 ? 2 : 0;
     if (!code) { s->over = 1; s->decider = -1; }
     r = setjmp(C->jb);
-    if (r != 0) { free(C->arena); return 1; }
+    if (r != 0) { return 1; }
     if (!code) for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
     if (s->want_values)  /* the bots' reading of the end (judge.py) */
         for (int64_t p = 0; p < NP; p++)
             for (int64_t w = 0; w < NVALUES; w++) { C->top = C->base; C->iters = 0; s->values[p][w] = value_of(C, p, w); }
-    free(C->arena);
     return code;
 }
 """
