@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dsl.errors import ParameterError
 
+from .base import BOTS, parse_spec
 from ..native import NativeUnavailable, kernel_for
 from ..native.playout import Runner
 from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
@@ -22,6 +23,21 @@ def checked_engine(bot: str, engine: str) -> str:
     if engine not in ENGINES:
         raise ParameterError(f"option 'engine' of bot '{bot}' is one of {', '.join(ENGINES)}, not '{engine}'")
     return engine
+
+
+def searching(specs) -> list:
+    """The names of the bots among ``specs`` that roll out (those with an ``engine`` option)."""
+    names = {parse_spec(spec)[0] for spec in specs}
+    return sorted(name for name in names if "engine" in getattr(BOTS.get(name), "options", {}))
+
+
+def with_engine(spec: str, engine: str) -> str:
+    """A bot spec told to roll out in Python when ``engine`` is python and it names no engine of its
+    own; any other spec as it is (the bots use the kernel where they can)."""
+    name, options = parse_spec(spec)
+    if engine != "python" or name not in searching([spec]) or "engine" in options:
+        return spec
+    return f"{spec}{',' if ':' in spec else ':'}engine=python"
 
 
 def rollout_kernel(game, engine: str):
