@@ -94,3 +94,22 @@ def test_a_state_that_cannot_resume_says_why():
     state.stack[-1][1] += 1  # a frame at no decision
     with pytest.raises(NativeUnavailable, match="cannot be resumed"):
         playout(kernel_for(game), state, 1)
+
+
+@pytest.mark.parametrize("name, players", [("gangster", None), ("mafiadollar", 3), ("pferderennen-mafia", None),
+                                           ("la-famiglia", None), ("pig", 3), ("tic-tac-toe", None)])
+def test_the_greedy_policy_with_epsilon_plays_as_in_python(name, players):
+    """Every seat greedy by the evaluation one step ahead (each candidate played to the next
+    decision in a copy resumed at this one), uniform with chance epsilon: the kernel and
+    reference.play_on take the same actions to the same state."""
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, [2], 25 if name in LONG else 3):
+        for epsilon in (0.0, 0.25):
+            native_actions, native_state = playout(kernel, state, policy, 30, greedy=epsilon)
+            python_actions, python_state = play_on(state.clone(), policy, 30, greedy=epsilon)
+            assert native_actions == python_actions, (name, policy, epsilon)
+            assert _without_stack(native_state) == _without_stack(python_state), (name, policy, epsilon)
+            checked += 1
+    assert checked >= 2

@@ -49,10 +49,14 @@ def rollout_kernel(game, engine: str):
     if kernel is not None or getattr(game, "native_reason", None) is not None:
         return kernel
     try:
-        return kernel_for(game)
+        kernel = kernel_for(game)
     except NativeUnavailable as exc:
         game.native_reason = str(exc)
         return None
+    if not kernel.sites.values_ok:
+        game.native_reason = "native: the kernel does not translate the score, tie-breaks, evaluation or team; using Python"
+        return None
+    return kernel
 
 
 def play_uniform(state, seed: int, depth: int, seat=None) -> None:

@@ -153,7 +153,7 @@ class Kernel:
         ks.end_reason = -1 if s.end_reason is None else self.tables.text(s.end_reason)
         ks.over = s.over
         ks.cap = 100_000
-        ks.site = ks.force = ks.stop_seat = -1  # from the start, the policy uniform (see resume.py)
+        ks.site = ks.force = ks.stop_seat = ks.greedy_ppm = -1  # from the start, the policy uniform (resume.py)
         return ks
 
     def _store(self, numbers, lists, i, value) -> None:

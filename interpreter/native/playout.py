@@ -59,10 +59,12 @@ class Runner:
         self.over = bool(state.over)
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
-    def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False):
+    def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
+            greedy=None):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
-        evaluation and team at the end, for :meth:`judged`."""
+        evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
+        every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance."""
         ks = self.work
         if self.kernel._runner_buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
@@ -77,6 +79,9 @@ class Runner:
         ks.stop_seat = -1 if stop_seat is None else stop_seat
         ks.others_moved = 0
         ks.want_values = values
+        if greedy is not None and not self.kernel.sites.values_ok:
+            raise NativeUnavailable("native: the kernel does not translate the evaluation; using Python")
+        ks.greedy_ppm = -1 if greedy is None else min(1_000_000, max(0, round(greedy * 1_000_000)))
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks
@@ -94,10 +99,11 @@ class Runner:
         return s
 
 
-def playout(kernel, state, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None):
+def playout(kernel, state, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None,
+            greedy=None):
     """Play ``state`` on in the kernel: ``(actions, State)`` (see :meth:`Runner.state`)."""
     runner = Runner(kernel, state)
-    ks = runner.run(policy_seed, max_decisions, stop_seat, force)
+    ks = runner.run(policy_seed, max_decisions, stop_seat, force, greedy=greedy)
     return kernel.actions(ks), runner.state(ks)
 
 

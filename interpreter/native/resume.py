@@ -37,7 +37,7 @@ def resume_fields(game, nflow: int) -> str:
     start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`)."""
     n = max(nflow, 1)
     return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; int64_t rarena[{RCAP}]; "
-            "int64_t force; int64_t stop_seat; int64_t others_moved; int64_t want_values; "
+            "int64_t force; int64_t stop_seat; int64_t others_moved; int64_t want_values; int64_t greedy_ppm; "
             f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
 
 
@@ -102,12 +102,16 @@ class Sites:
         self.found.append(Site(number, chain, stmt, levels, list(self.loops)))
         key = tuple(id(s) for s in chain) + (id(stmt),)
         self.by_key[key] = None if key in self.by_key else number  # compiled twice: not resumed
-        return f"S{number}: "
+        live = sorted({v for names in levels for v in names.values()} | {v for _, _, vs in self.loops for v in vs})
+        index = {name: i for i, name in enumerate(e.declared)}  # the flow's variables so far: fvals' order
+        save = "".join(f"C->s->fvals[{index[v]}] = {v}; " for v in live if v in index)
+        return f"S{number}: if (C->s->greedy_ppm >= 0) {{ {save}C->s->site = {number}; }}\n"
 
     def prologue(self) -> str:
         """The start of the flow function: a resumed game's variables, lists and loops put back,
         then a jump to its decision."""
         self.values = values_source(self.emitter)
+        self.values_ok = "#define VALUES_OK 1" in self.values  # the bots and the greedy policy need them
         if not self.found:
             return ""
         names = self.flow_names
@@ -119,7 +123,10 @@ class Sites:
                 f"switch (site_) {{\n{cases}default: fail(C, E_index, site_, 0);\n}}\n}}\n")
 
     def entry(self) -> str:
-        return f"#define RCAP {RCAP}\n#define NVALUES {value_count(self.emitter.rs)}\n" + self.values + RESUME_ENTRY
+        rs = self.emitter.rs
+        evaluation = 1 + len(rs.tiebreaks) if rs.evaluation is not None else 0  # Game.evaluate: else the score
+        return (f"#define RCAP {RCAP}\n#define NVALUES {value_count(rs)}\n#define EVALUATION {evaluation}\n"
+                + self.values + RESUME_ENTRY + GREEDY_POLICY)
 
 
 # play on from a state at a decision (s->site, fvals, rarena: see Sites.prologue): as k_play, without
@@ -128,30 +135,72 @@ RESUME_ENTRY = r"""
 int64_t k_resume(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
-    C->arena = arena_get();
-    if (!C->arena) { s->err = E_memory; return 1; }
-    s->n_log = 0; s->err = 0;
+    if (ctx_start(C, s)) return 1;
     int r = setjmp(C->jb);
     if (r == 0) {
-        /* the lists of the resumed locals first, where their handles point (see resume.Plan) */
-        if (s->rlen < 0 || s->rlen > RCAP) fail(C, E_memory, 0, 0);
-        memcpy(C->arena, s->rarena, s->rlen * sizeof(int64_t));
-        C->top = s->rlen;
+        /* the lists of the resumed locals first, where their handles point (see resume.Plan; a
+           look ahead of GREEDY: the outer game's arena) */
+        if (NEST_SRC) {
+            memcpy(C->arena, NEST_SRC, NEST_LEN * sizeof(int64_t));
+            C->top = NEST_LEN;
+        } else {
+            if (s->rlen < 0 || s->rlen > RCAP) fail(C, E_memory, 0, 0);
+            memcpy(C->arena, s->rarena, s->rlen * sizeof(int64_t));
+            C->top = s->rlen;
+        }
         constants(C);
         C->base = C->top;
         flow(C);
     }
-    if (r == 1) { return 1; }
+    if (r == 1) return 1;
     int64_t code = r == 3 ? 2 : 0;
     if (!code) { s->over = 1; s->decider = -1; }
     r = setjmp(C->jb);
-    if (r != 0) { return 1; }
+    if (r != 0) return 1;
     if (!code) for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
     if (s->want_values)  /* the bots' reading of the end (judge.py) */
         for (int64_t p = 0; p < NP; p++)
             for (int64_t w = 0; w < NVALUES; w++) { C->top = C->base; C->iters = 0; s->values[p][w] = value_of(C, p, w); }
     return code;
+}
+"""
+
+
+# the greedy policy (s->greedy_ppm >= 0): with probability greedy_ppm / 10^6 a uniform pick, else the
+# candidate after which the evaluation of the seat deciding is highest (uniform among equals), each
+# candidate played one step ahead in a copy of the game resumed at this decision (its site and live
+# variables saved by the site's label, the outer arena copied), up to the next decision or the end;
+# the reference in Python: reference.play_on
+GREEDY_POLICY = r"""
+static __thread KS *AHEAD = NULL;
+static int64_t GREEDY(Ctx *C) {
+    KS *s = C->s;
+    s->policy_rng += GAMMA;
+    if ((int64_t)(mix64(s->policy_rng) % 1000000ULL) < s->greedy_ppm) {
+        s->policy_rng += GAMMA;
+        return (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
+    }
+    if (!AHEAD) AHEAD = (KS *)malloc(sizeof(KS));
+    if (!AHEAD || NEST) fail(C, E_memory, 0, 0);
+    int64_t best = 0, ties = 0;
+    int64_t *tied = &C->arena[C->top];  /* scratch above the live lists */
+    if (C->top + s->cand_n > ARENA) fail(C, E_memory, 0, 0);
+    for (int64_t k = 0; k < s->cand_n; k++) {
+        memcpy(AHEAD, s, offsetof(KS, n_log));
+        AHEAD->force = k; AHEAD->cap = 1; AHEAD->stop_seat = -1; AHEAD->want_values = 1; AHEAD->greedy_ppm = -1;
+        NEST = 1; NEST_SRC = C->arena; NEST_LEN = C->top;
+        int64_t r = k_resume(AHEAD);
+        NEST = 0; NEST_SRC = NULL;
+        if (r == 1) {
+            s->err = AHEAD->err; s->err_pos = AHEAD->err_pos; s->err_a = AHEAD->err_a; s->err_b = AHEAD->err_b;
+            longjmp(C->jb, 1);
+        }
+        int64_t v = AHEAD->values[s->decider][EVALUATION];
+        if (ties == 0 || v > best) { best = v; ties = 0; }
+        if (v == best) tied[ties++] = k;
+    }
+    s->policy_rng += GAMMA;
+    return tied[mix64(s->policy_rng) % (uint64_t)ties];
 }
 """
 
