@@ -11,6 +11,7 @@ from __future__ import annotations
 from dsl.errors import RulesRuntimeError
 
 from .judge import Judged
+from .emit import MAXLOG
 from .kernel import NativeUnavailable
 from .resume import Unresumable, resume_plan
 
@@ -41,7 +42,7 @@ def loaded(kernel, state, ks=None):
 
 
 class Runner:
-    """Plays copies of one loaded state, each with its own seed, first action and stop.
+    """Plays copies of one loaded state, each with its own seed, first action, policy and stop.
 
     The kernel's two buffers (the state loaded, a copy played on) are the kernel's own, made once:
     a newer runner of the same kernel takes them over, and an older one used again loads its state
@@ -91,9 +92,16 @@ class Runner:
         return Judged(self.kernel, ks)
 
     def state(self, ks):
-        """The kernel's arrays after :meth:`run` as a :class:`State`: exact when the game ended;
-        stopped at a decision, the data of that state without its stack (enough to judge it: its
-        evaluation, scores and seats; it cannot be played on)."""
+        """The kernel's arrays after :meth:`run` as a :class:`State`.  A finished game: from the
+        arrays, exact but for the narration, which the kernel mutes.  A game stopped at a decision:
+        the loaded state with the kernel's actions (their places among the legal actions) taken
+        again in Python, so exact and playable, its stack included; beyond the first MAXLOG
+        actions, the data of the arrays without a stack (enough to judge it, not to play on)."""
+        if not ks.over and ks.n_log <= MAXLOG:
+            s = self.state_loaded.clone()
+            for i in range(ks.n_log):
+                s.apply_action(s.legal_actions()[ks.picks[i]])
+            return s
         s = self.kernel.state(ks)
         s.moves = int(ks.moves)
         return s

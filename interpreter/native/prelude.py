@@ -397,7 +397,10 @@ static int64_t PICK(Ctx *C) {
             i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
         }
     }
-    if (s->n_log < MAXLOG) memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));  /* the first MAXLOG kept */
+    if (s->n_log < MAXLOG) {  /* the first MAXLOG kept: the action, and its place among the legal ones */
+        memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));
+        s->picks[s->n_log] = i;
+    }
     s->n_log += 1;
     s->moves += 1;
     return i;
