@@ -54,7 +54,8 @@ def rollout_kernel(game, engine: str):
         game.native_reason = str(exc)
         return None
     if not kernel.sites.values_ok:
-        game.native_reason = "native: the kernel does not translate the score, tie-breaks, evaluation or team; using Python"
+        game.native_reason = ("native: the kernel does not translate the score, tie-breaks, evaluation or team; "
+                              "using Python")
         return None
     return kernel
 

@@ -41,7 +41,8 @@ def engine_fields(args, game, spec, kernel=None, why="") -> dict:
         fields["engine_fallback"] = "; ".join(filter(None, (why, reason)))
     if getattr(args, "engine", "auto") != "auto" and not args.json:
         if kernel is not None:
-            said = f"native (kernel {'from the cache' if kernel.cached else f'built in {kernel.build_seconds:.1f} s'}; one process)"
+            built = "from the cache" if kernel.cached else f"built in {kernel.build_seconds:.1f} s"
+            said = f"native (kernel {built}; one process)"
         else:
             where = "the native kernel" if rollouts == "native" else "Python"
             said = "python" + (f" (games), rollouts of {', '.join(bots)} in {where}" if rollouts else "")

@@ -1,14 +1,13 @@
 """Playing on in the kernel from any state the Python engine reached at a decision.
 
 :func:`loaded` turns a :class:`State` into the kernel's arrays, its stack as a resume point (see
-:mod:`.resume`); :func:`playout` plays it on with a seeded uniform policy (the reference in Python:
-:func:`.reference.play_on`), optionally taking a given legal action first and stopping where a seat
-is to decide again after another seat decided (the rollouts of ``flat``).  A state that cannot be
-resumed raises :class:`NativeUnavailable` with the reason, and the caller plays on in Python.
+:mod:`.resume`); :func:`playout` plays it on with a seeded uniform or greedy policy (the reference
+in Python: :func:`.reference.play_on`), optionally taking a given legal action first and stopping
+where a seat is to decide again after another seat decided (the rollouts of ``flat``), and gives
+back the final :class:`State`.  A state that cannot be resumed raises :class:`NativeUnavailable`
+with the reason, and the caller plays on in Python.
 """
 from __future__ import annotations
-
-from dsl.errors import RulesRuntimeError
 
 from .judge import Judged
 from .emit import MAXLOG
@@ -114,5 +113,3 @@ def playout(kernel, state, policy_seed: int, max_decisions: int = 100_000, stop_
     ks = runner.run(policy_seed, max_decisions, stop_seat, force, greedy=greedy)
     return kernel.actions(ks), runner.state(ks)
 
-
-__all__ = ["Runner", "loaded", "playout", "NativeUnavailable", "RulesRuntimeError"]

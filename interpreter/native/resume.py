@@ -13,8 +13,16 @@ C variables hoisted to the top of the function).  :func:`resume_plan` maps a Pyt
 site: it matches the CHOOSE and CALL instructions of each compiled procedure, in order, with the
 decisions and calls of the procedure's statements (a call is compiled in place where no CALL
 instruction stands for it), then reads the locals and the loops' slots.  The kernel's flow starts
-with a prologue that puts those values back and jumps to the site's label.  A triggers never
+with a prologue that puts those values back and jumps to the site's label.  A trigger never
 reaches a decision (the Python engine forbids it), so a state at a decision is never inside one.
+Under the greedy policy each label also saves the site's live variables, so the kernel can resume
+a copy of itself one step ahead (``GREEDY``).
+
+A state does not resume (:class:`Unresumable`, and the caller plays on in Python) when a procedure
+whose value is used stands on its stack, when its loops around the decision differ from the
+kernel's (one compiled into a generated block, a ``while`` with a limit), when a local holds a text
+the kernel never saw or lists of more than ``RCAP`` items in all, or when the kernel compiled the
+decision in two places; explicit chance mode and a state broken by an error do not load at all.
 """
 from __future__ import annotations
 
@@ -160,7 +168,10 @@ int64_t k_resume(KS *s) {
     if (!code) for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
     if (s->want_values)  /* the bots' reading of the end (judge.py) */
         for (int64_t p = 0; p < NP; p++)
-            for (int64_t w = 0; w < NVALUES; w++) { C->top = C->base; C->iters = 0; s->values[p][w] = value_of(C, p, w); }
+            for (int64_t w = 0; w < NVALUES; w++) {
+                C->top = C->base; C->iters = 0;
+                s->values[p][w] = value_of(C, p, w);
+            }
     return code;
 }
 """
