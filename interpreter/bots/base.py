@@ -56,9 +56,11 @@ class Bot:
     def best_by_samples(self, state, samples: int, make_judge, seconds: float = 0.0):
         """The legal action with the highest total value over ``samples`` determinized worlds (random
         among equals), or over as many worlds as ``seconds`` allow (at least one) when it is above 0.
-        For each world, ``make_judge()`` gives ``judge(world, action)``, the value of the world after
-        one action (it may play on), judged on a copy of the world (see :func:`applied`).  A
-        dealing the rules cannot go on from (see ``State.determinize``) is skipped."""
+        For each world, ``make_judge()`` gives ``judge(after)``, the value of the world after one
+        action (it may play on); every action is judged on a copy of the same world (or, where the
+        judge has ``of_world(world, action)``, by that, which makes the copy itself: see
+        ``bots/rollouts.py``).  A dealing the rules cannot go on from (see ``State.determinize``) is
+        skipped."""
         actions = state.legal_actions()
         totals = [0.0] * len(actions)
         deadline = time.perf_counter() + seconds if seconds else None
@@ -71,24 +73,23 @@ class Bot:
                 continue
             mute(world)  # a search copy: nobody reads its narration
             judge = make_judge()
+            of_world = getattr(judge, "of_world", None)
             by_key = {action_key(a): a for a in world.legal_actions()}
             for i, action in enumerate(actions):
                 mirrored = by_key.get(action_key(action))
                 if mirrored is None:
                     continue
                 try:
-                    totals[i] += judge(world, mirrored)
+                    if of_world is not None:
+                        totals[i] += of_world(world, mirrored)
+                        continue
+                    after = world.clone()
+                    after.apply_action(mirrored)
+                    totals[i] += judge(after)
                 except RulebookError:
                     continue
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
-
-
-def applied(world, action):
-    """A copy of ``world`` after ``action`` (the world itself is left as it was)."""
-    after = world.clone()
-    after.apply_action(action)
-    return after
 
 
 def action_key(action):

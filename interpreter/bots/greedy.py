@@ -1,7 +1,7 @@
 """The greedy bot: one action ahead by the ruleset's evaluation."""
 from __future__ import annotations
 
-from .base import Bot, applied, register_bot
+from .base import Bot, register_bot
 from .outcomes import open_lead, sole_win
 
 
@@ -33,5 +33,5 @@ class GreedyBot(Bot):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        judge = lambda world, action: lead(applied(world, action), self.seat)  # noqa: E731
+        judge = lambda after: lead(after, self.seat)  # noqa: E731
         return self.best_by_samples(state, max(1, self.settings["samples"]), lambda: judge)

@@ -101,12 +101,17 @@ def rollout(kernel, state, seed: int, depth: int):
 
 
 def round_judge(kernel, seed: int, depth: int, seat: int, worth):
-    """``judge(world, action)`` for ``flat``: ``worth`` of the world after ``action``, played on
-    until ``seat``'s next turn after another seat's (at most ``depth`` decisions).  In the kernel
-    the world is loaded once and every action played from a copy of it."""
+    """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
+    after another seat's (at most ``depth`` decisions); and ``judge.of_world(world, action)``, the
+    same for the world after ``action``, which ``Bot.best_by_samples`` calls: in the kernel the world
+    is loaded once and every action played from a copy of it."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions
 
-    def judge(world, action):
+    def judge(after):
+        play_uniform(after, seed, depth, seat)
+        return worth(after)
+
+    def of_world(world, action):
         if held[0] is not world:
             held[0], held[1] = world, runner(kernel, world) if kernel is not None else None
             held[2] = {id(a): i for i, a in enumerate(world.legal_actions())}
@@ -115,6 +120,6 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth):
             return worth(found.judged(found.run(seed, depth, seat, held[2][id(action)], values=True)))
         after = world.clone()
         after.apply_action(action)
-        play_uniform(after, seed, depth, seat)
-        return worth(after)
+        return judge(after)
+    judge.of_world = of_world
     return judge
