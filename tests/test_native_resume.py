@@ -19,8 +19,9 @@ from interpreter.native.reference import comparable, play_on  # noqa: E402
 
 GAMES = [("gangster", None), ("gangster", 4), ("la-famiglia", None), ("mafiadollar", 3),
          ("pferderennen-mafia", None), ("pig", 3), ("tic-tac-toe", None), ("connect-four", None),
-         ("kuhn-poker", None), ("leduc-poker", None), ("liars-dice", None), ("goofspiel", None)]
-LONG = {"gangster", "mafiadollar", "pferderennen-mafia"}  # long games: fewer states in CI
+         ("kuhn-poker", None), ("leduc-poker", None), ("liars-dice", None), ("goofspiel", None),
+         ("cant-stop", None), ("no-thanks", None), ("reversi", None), ("sushi-go", None)]
+LONG = {"gangster", "mafiadollar", "pferderennen-mafia", "cant-stop", "no-thanks", "reversi", "sushi-go"}  # long games: fewer states in CI
 
 
 def _states(game, seeds, every):
