@@ -110,3 +110,24 @@ def test_the_greedy_policy_with_epsilon_plays_as_in_python(name, players):
             assert comparable(native_state) == comparable(python_state), (name, policy, epsilon)
             checked += 1
     assert checked >= 2
+
+
+def test_runners_in_threads_keep_apart():
+    """The kernel runs without the GIL: each thread plays in buffers of its own (the web server's
+    bots think in worker threads)."""
+    import threading
+    game = load_game("pferderennen-mafia")
+    kernel = kernel_for(game)
+    starts = [state for _, state in _states(game, [3], 40)][:4]
+    expected = [comparable(playout(kernel, s, 11)[1]) for s in starts]
+    found: dict = {}
+
+    def work(k):
+        found[k] = [comparable(playout(kernel, s, 11)[1]) for _ in range(5) for s in starts]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(found[k] == expected * 5 for k in range(3))

@@ -9,12 +9,15 @@ with the reason, and the caller plays on in Python.
 """
 from __future__ import annotations
 
+import threading
+
 from .judge import Judged
 from .emit import MAXLOG
 from .kernel import NativeUnavailable
 from .resume import Unresumable, resume_plan
 
 MASK = (1 << 64) - 1
+_PER_THREAD = threading.local()  # each thread's buffers of each kernel (the kernel runs without the GIL)
 
 
 def loaded(kernel, state, ks=None):
@@ -43,16 +46,20 @@ def loaded(kernel, state, ks=None):
 class Runner:
     """Plays copies of one loaded state, each with its own seed, first action, policy and stop.
 
-    The kernel's two buffers (the state loaded, a copy played on) are the kernel's own, made once:
-    a newer runner of the same kernel takes them over, and an older one used again loads its state
-    anew."""
+    The two buffers (the state loaded, a copy played on) are made once per kernel and thread: a
+    newer runner of the same kernel in the same thread takes them over, and an older one used again
+    loads its state anew."""
 
     def __init__(self, kernel, state):
         self.kernel = kernel
         self.state_loaded = state
-        buffers = getattr(kernel, "_runner_buffers", None)
+        mine = getattr(_PER_THREAD, "buffers", None)
+        if mine is None:
+            mine = _PER_THREAD.buffers = {}
+        buffers = mine.get(kernel)
         if buffers is None:
-            buffers = kernel._runner_buffers = [kernel.ffi.new("KS *"), kernel.ffi.new("KS *"), None]
+            buffers = mine[kernel] = [kernel.ffi.new("KS *"), kernel.ffi.new("KS *"), None]
+        self.buffers = buffers
         self.start, self.work = buffers[0], buffers[1]
         loaded(kernel, state, self.start)
         buffers[2] = self
@@ -66,9 +73,9 @@ class Runner:
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
         every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance."""
         ks = self.work
-        if self.kernel._runner_buffers[2] is not self:  # another runner took the buffers
+        if self.buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
-            self.kernel._runner_buffers[2] = self
+            self.buffers[2] = self
         self.kernel.ffi.memmove(ks, self.start, self.head)
         if self.over:
             return ks
