@@ -131,3 +131,24 @@ def test_runners_in_threads_keep_apart():
     for thread in threads:
         thread.join()
     assert all(found[k] == expected * 5 for k in range(3))
+
+
+def test_a_saved_state_with_locals_of_the_wrong_kind_does_not_resume():
+    """Saved states are untrusted: a local or a loop's slot holding what the kernel would misread
+    (a number where it keeps a list, a place past its list) is refused, never run."""
+    game = load_game("pferderennen-mafia")
+    kernel = kernel_for(game)
+    state = next(s for _, s in _states(game, [0], 1) if any(k.startswith("$") for k in s.stack[-1][2]))
+    slot = next(k for k in state.stack[-1][2] if k.startswith("$"))
+    broken = state.clone()
+    broken.stack[-1][2][slot][1] = 99
+    with pytest.raises(NativeUnavailable, match="out of range"):
+        playout(kernel, broken, 1)
+    broken = state.clone()
+    broken.stack[-1][2][slot][0] = 12345
+    with pytest.raises(NativeUnavailable, match="out of range"):
+        playout(kernel, broken, 1)
+    listed = next(name for name, value in state.stack[-1][2].items() if isinstance(value, list) and name[0] != "$")
+    broken = state.clone()
+    broken.stack[-1][2][listed] = 10 ** 6  # a number where the kernel keeps a list: left at an empty one
+    assert playout(kernel, broken, 1)[1] is not None

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import contextlib
 
-from dsl import ir
+from dsl import ast, ir
+from dsl.types import element_type
 
 from ..runtime.instructions import CALL, CHOOSE, FORNEXT, JUMPF
 from .judge import value_count, values_source
@@ -72,6 +73,7 @@ class Sites:
         self.by_key: dict = {}
         self.flow_names: list = []  # the C variables of the flow function, in the order of fvals
         self.values = ""  # the C text of value_of (made with the flow: it may add constants and texts)
+        self.kinds: dict = {}  # the kinds of value of each body's locals (see _kinds), by procedure
 
     @contextlib.contextmanager
     def around(self, stmt):
@@ -307,7 +309,7 @@ class Plan:
     def __init__(self, site, size):
         self.site = site
         self.fvals = [0] * size
-        self.lists: list = []
+        self.lists: list = [0]  # handle 0: an empty list, what a variable left at 0 reads as a list
 
     def value(self, tables, value) -> int:
         """A Python value as the kernel's number (a list: its handle, its items laid out first)."""
@@ -325,9 +327,9 @@ class Plan:
             if value not in tables.texts:
                 raise Unresumable(f"a local holds the text '{value[:40]}', which the kernel does not know")
             return tables.texts.index(value)
-        if isinstance(value, (bool, int)):
+        if isinstance(value, (bool, int)) and -2 ** 63 <= value < 2 ** 63:
             return int(value)
-        raise Unresumable(f"a local holds a {type(value).__name__}")
+        raise Unresumable(f"a local holds {type(value).__name__} {str(value)[:40]}")
 
     def put(self, tables, index, value) -> None:
         self.fvals[index] = self.value(tables, value)
@@ -364,9 +366,16 @@ def resume_plan(kernel, state) -> Plan:
     tables = kernel.tables
     for level, names in enumerate(site.levels):
         env = stack[frame_of_level[level]][2]
+        kinds = _kinds(game.ruleset, site.chain[level - 1] if level else None, sites.kinds)
         for name, variable in names.items():
             if name in env and variable in index:
-                plan.put(tables, index[variable], env[name])
+                value, kind = env[name], kinds.get(name, _ANY)
+                if kind == {_kind_of(value)}:
+                    plan.put(tables, index[variable], value)
+                elif len(kind) > 1:  # what the kernel reads there depends on the path: no guess
+                    raise Unresumable(f"the local '{name}' holds values of several kinds")
+                # else another kind: the local of another procedure compiled in place, of the same
+                # name (this one is set again before it is read); left at 0
     for f, frame in enumerate(stack):
         pc = frame[1] if f == len(stack) - 1 else frame[1] - 1
         slots = _slots(game.procs[frame[0]].code, frame[2], pc)
@@ -376,9 +385,64 @@ def resume_plan(kernel, state) -> Plan:
             raise Unresumable("the loops around the decision differ in the kernel")
         for (kind, value), (_, variables) in zip(slots, loops):
             if kind == "for":
+                if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], list)
+                        and type(value[1]) is int and 1 <= value[1] <= len(value[0])):
+                    raise Unresumable("a loop's place in its list is out of range")
                 plan.put(tables, index[variables[0]], value[0])
                 plan.put(tables, index[variables[1]], value[1] - 1)
             else:
+                if type(value) is not int or not 0 <= value < 2 ** 62:
+                    raise Unresumable("a repeat's rounds left are out of range")
                 plan.put(tables, index[variables[0]], value + 1)
                 plan.put(tables, index[variables[1]], 0)
     return plan
+
+
+_ANY = {"list", "str", "other"}
+
+
+def _kind_of(value) -> str:
+    """How the kernel holds a value: a list's handle, a text's number, or a number as it is."""
+    return "list" if isinstance(value, (list, tuple)) else "str" if isinstance(value, str) else "other"
+
+
+def _type_kind(type_) -> set:
+    if type_ is None or type_.name == "any":
+        return _ANY
+    return {"list" if type_.name == "list" else "str" if type_.name == "str" else "other"}
+
+
+def _kinds(rs, call, cache: dict) -> dict:
+    """The kinds of value (see :func:`_kind_of`) each local of the flow (``call`` None) or of the
+    procedure a call compiles in place is declared with, by its statements (not those of what it
+    calls): the kernel holds a local of one name in one C variable per level.  ``cache``: the
+    kernel's, by procedure."""
+    key = None if call is None else call.proc
+    if key in cache:
+        return cache[key]
+    found: dict = {}
+
+    def note(name, type_):
+        found.setdefault(name, set()).update(_type_kind(type_))
+
+    body = rs.flow if call is None else rs.procedures[call.proc].body
+    if call is not None:
+        proc = rs.procedures[call.proc]
+        for i, name in enumerate(proc.params):
+            note(name, proc.param_types[i] if i < len(proc.param_types) else None)
+    types, symbols = rs.types, rs.symbols
+    for stmt in ir.walk(body):
+        node = stmt.node if isinstance(stmt, ir.Exec) else None
+        if isinstance(node, ast.Let):
+            note(node.name, types.get(node.value))
+        elif isinstance(node, ast.Assign) and symbols.get(node.target, ("",))[0] == "local":
+            note(symbols[node.target][1], types.get(node.value))
+        elif isinstance(stmt, (ir.For, ir.Simultaneous)):
+            note(stmt.var, element_type(types.get(stmt.source)) if types.get(stmt.source) else None)
+        elif isinstance(stmt, ir.Choose):
+            for option in stmt.options:
+                for name, domain in option.params:
+                    kind = types.get(domain)
+                    note(name, None if kind is None else element_type(kind) if kind.name == "list" else kind)
+    cache[key] = found
+    return found
