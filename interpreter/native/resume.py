@@ -23,6 +23,9 @@ whose value is used stands on its stack, when its loops around the decision diff
 kernel's (one compiled into a generated block, a ``while`` with a limit), when a local holds a text
 the kernel never saw or lists of more than ``RCAP`` items in all, or when the kernel compiled the
 decision in two places; explicit chance mode and a state broken by an error do not load at all.
+Saved states are untrusted: a local is restored only where its value is of the kind its procedure
+declares it with (a list, a text, a number: see :func:`_kinds`), a loop's place must lie in its
+list, so the kernel never reads a number as a list's handle.
 """
 from __future__ import annotations
 
