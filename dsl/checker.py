@@ -20,7 +20,7 @@ from .errors import CheckError
 from .registry import BUILTIN_NAMES, REQUIRED
 from .shadowing import CONTEXT_NAMES_FIRST, Shadowing, ambiguous_call
 from .types import (ANY, BOOL, CELL, COMPONENT, INT, NONE, PLAYER, STR, ZONE, Type, compatible,
-                    element_type, is_collection, join, list_of, type_of_value)
+                    element_type, is_collection, join, list_of, type_of_value, zone_of)
 
 COMPONENT_PROPERTIES = {"owner": PLAYER, "zone": ZONE, "name": STR, "kind": STR, "cell": CELL}
 PLAYER_PROPERTIES = {"name": STR}  # a player's name: game.player_names, or P1, P2 ...
@@ -121,8 +121,12 @@ class ExprChecker:
     def check(self, node: ast.Node, scope: Scope) -> Type:
         method = getattr(self, "_" + type(node).__name__.lower())
         result = method(node, scope)
-        self.types[node] = result
+        self.record(node, result)
         return result
+
+    def record(self, node: ast.Node, type_: Type) -> None:
+        """Note the type of ``node`` for the compiler, which knows zones without their kinds."""
+        self.types[node] = ZONE if type_.name == "zone" else type_
 
     def expect(self, node: ast.Node, scope: Scope, expected: Type, what: str) -> Type:
         actual = self.check(node, scope)
@@ -178,7 +182,7 @@ class ExprChecker:
                 raise CheckError(f"'{name}' is a zone of each '{rs.zones[name].per_kind}'", node.pos,
                                  f"name which one: 'c.{name}'")
             self.symbols[node] = ("zone", name)
-            return ZONE
+            return zone_of(rs.zones[name].kind)
         if name in rs.defines and not rs.defines[name].params:
             result = self._call_define(ast.Call(node.pos, name, (), ()), scope)
             self.symbols[node] = ("define", name)
@@ -255,7 +259,7 @@ class ExprChecker:
             if name in rs.zones and rs.zones[name].per_kind and (
                     obj_t.arg in (None, rs.zones[name].per_kind)):
                 self.symbols[node] = ("kzone", name)
-                return ZONE
+                return zone_of(rs.zones[name].kind)
             if name in COMPONENT_PROPERTIES:
                 self.symbols[node] = ("cprop", name)
                 return COMPONENT_PROPERTIES[name]
@@ -270,7 +274,7 @@ class ExprChecker:
                 return rs.player_vars[name].type
             if name in rs.zones and rs.zones[name].per_player:
                 self.symbols[node] = ("pzone", name)
-                return ZONE
+                return zone_of(rs.zones[name].kind)
             if name in PLAYER_PROPERTIES:
                 self.symbols[node] = ("pprop", name)
                 return PLAYER_PROPERTIES[name]
@@ -450,7 +454,7 @@ class ExprChecker:
                 raise CheckError(f"argument '{param.name}' of {builtin.name}() should be a list or a zone, "
                                  f"but this is {t}", arg.pos)
         elif spec == "zone":
-            if t not in (ZONE, ANY):
+            if t.name not in ("zone", "any"):
                 raise CheckError(f"argument '{param.name}' of {builtin.name}() should be a zone, "
                                  f"but this is {t}", arg.pos)
         elif spec == "items":

@@ -15,8 +15,11 @@ from .types import BOOL, INT, NAMED_TYPES, NONE, PLAYER, STR, ANY, compatible, t
 
 VISIBILITIES = ("all", "owner", "others", "none", "count", "top")
 MAX_COUNT = 10_000  # components of one row of a table
+MAX_COMPONENTS = 100_000  # components of a game in all (what a saved state holds; the largest shipped: 209)
+MAX_ZONES = 100_000  # zones of a game in all, each zone of each player and of each component counted
 STATIC_LIMIT = 2 ** 63  # the whole numbers computed when a ruleset loads lie in [-2^63, 2^63)
 _SIGNATURE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\((.*)\))?\s*$")
+_BARE_NAME = re.compile(r"[A-Za-z_]\w*\Z")
 
 
 def split_signature(key: str):
@@ -144,13 +147,50 @@ class Declarations:
             self.rs.kinds[kind_name] = kind
 
     def _zone_owners(self):
-        """Check that zones kept per component name a kind that exists."""
+        """Check that zones kept per component name a kind that exists, and note the kind a zone
+        declares it holds (``holds: card``)."""
+        self.unknown_held_kinds = set()  # zones whose 'holds:' names no kind (reported once, here)
         for name, family in self.rs.zones.items():
             kind = family.per_kind
             if kind is not None and kind not in self.rs.kinds:
                 self.error(CheckError(f"'per: {kind}' names no component kind",
                                       hint=suggest(kind, list(self.rs.kinds) + ["player"])), ("zones", name, "per"))
                 family.per = None
+            family.kind = self._held_kind(name)
+        self._count_zones()
+
+    def _count_zones(self) -> None:
+        """A located error where the zones of the game pass MAX_ZONES (a zone per player, per
+        component of a kind)."""
+        components = {kind.name: sum(row["count"] * (self.rs.players if row["each_player"] else 1)
+                                     for row in kind.rows) for kind in self.rs.kinds.values()}
+        total = 0
+        for name, family in self.rs.zones.items():
+            total += self.rs.players if family.per_player else components.get(family.per_kind, 0) \
+                if family.per_kind else 1
+            if total > MAX_ZONES:
+                self.error(CheckError(f"the zones number more than {MAX_ZONES:,} in all (each zone of each "
+                                      "player and of each component counted)",
+                                      hint="a game's state holds at most so many zones: keep fewer zones per "
+                                           "player or per component"), ("zones", name))
+                return
+
+    def _held_kind(self, zone: str) -> str | None:
+        """The kind ``holds:`` names, if it is a bare name that is no parameter; a located error if
+        that name is no kind (a bare parameter name stays a condition)."""
+        written = (self.data["zones"][zone] or {}).get("holds")
+        if not isinstance(written, str) or not _BARE_NAME.match(written.strip()):
+            return None
+        written = written.strip()
+        if written in self.rs.kinds:
+            return written
+        if written not in self.rs.params and written not in ("true", "false"):
+            self.unknown_held_kinds.add(zone)
+            self.error(CheckError(f"'holds: {written}' names no component kind",
+                                  hint=suggest(written, self.rs.kinds) or "name a kind of the components "
+                                  f"section ({', '.join(sorted(self.rs.kinds)) or 'none declared'}), or write "
+                                  "a condition on 'component'"), ("zones", zone, "holds"))
+        return None
 
     def _component_row(self, kind, spec, row, path):
         values = {}
@@ -198,6 +238,12 @@ class Declarations:
             need = "needs 'each_player: true'" if self.rs.zones[zone].per_player else \
                 "is one shared zone; remove 'each_player'"
             self.error(CheckError(f"zone '{zone}' {need}"), path)
+        self.components_total = getattr(self, "components_total", 0) + (count or 0) * (self.rs.players if each else 1)
+        if self.components_total > MAX_COMPONENTS and count:
+            self.error(CheckError(f"the components number more than {MAX_COMPONENTS:,} in all",
+                                  hint="a game's state holds at most so many components: lower the counts"),
+                       path + ("count",) if "count" in row else path)
+            count = self.components_total = 0
         kind.rows.append({"values": values, "count": count or 0, "zone": zone, "each_player": each})
 
     def _variables(self):

@@ -32,6 +32,8 @@ class ZoneFamily:
     position: Position
     grid: tuple | None = None  # (rows, columns) for a zone whose places are cells
     holds: object = None  # a condition on 'component' every component in the zone meets (a Node)
+    knowledge: object = None  # what every seat knows of the component at each place (a Node)
+    kind: str | None = None  # 'holds: <kind>': the one kind of component the zone holds (known statically)
 
     @property
     def per_player(self) -> bool:
@@ -228,6 +230,7 @@ class Ruleset:
     reveal: tuple = ()  # the zone families every seat sees once the game is over
     score_sum: int | None = None  # scoring.sum: what the scores of every finished game add up to
     stage_orders: dict = field(default_factory=dict)  # option Position -> parameter names in asking order
+    message_fields: dict = field(default_factory=dict)  # a log() Call -> its expression fields (dsl/messages.py)
     display: dict = field(default_factory=dict)  # the checked 'display:' section (dsl/display.py)
     notes: list = field(default_factory=list)  # dsl.errors.Note: names of the ruleset that hide built-ins
     cooperative: bool = False  # scoring: cooperative: all seats share one result (the score of any seat)

@@ -115,11 +115,13 @@ BUILTIN_NAMES = {n.name: n for n in (
     BuiltinName("player", "player", "scoring",
                 "In `score`, `tiebreak` and `evaluation`: the player being scored."),
     BuiltinName("component", "component", "zone conditions and enter/leave triggers",
-                "The component in question: the one a zone's `holds` condition tests, or the one that "
-                "entered or left the zone of a trigger."),
-    BuiltinName("owner", "player", "enter/leave triggers; also `c.owner`",
-                "In a trigger: the player whose zone it is. As `c.owner`: the player a component belongs "
-                "to now (the owner of the zone it lies in, or none)."),
+                "The component in question: the one a zone's `holds` or `knowledge` condition tests, or "
+                "the one that entered or left the zone of a trigger."),
+    BuiltinName("position", "int", "a zone's `knowledge`",
+                "The position in the zone (from 0, bottom first) of the component the condition tests."),
+    BuiltinName("owner", "player", "enter/leave triggers, a zone's `knowledge`; also `c.owner`",
+                "In a trigger or a zone's `knowledge`: the player whose zone it is. As `c.owner`: the "
+                "player a component belongs to now (the owner of the zone it lies in, or none)."),
     BuiltinName("top", "str", "the `at` argument of move and draw", "Put components on top (the default)."),
     BuiltinName("bottom", "str", "the `at` argument of move and draw", "Put components under the bottom."),
 )}

@@ -17,7 +17,10 @@ from .types import ANY, BOOL, COMPONENT, INT, NAMED_TYPES, PLAYER, ZONE, Type
 from .yaml_loader import Document
 
 EVENTS = ("enter", "leave", "empty")
+_TOO_LARGE = "a ruleset this large is beyond what rulebook loads: call procedures and definitions instead of " \
+             "repeating rules"
 MAX_EXPRESSIONS = 5_000  # expressions and statements in one ruleset (the largest shipped: about 350)
+MAX_EXPRESSION_TEXT = 250_000  # characters of all of them together (the largest shipped: about 9,200)
 
 
 class Resolver(Declarations, Statements, Decisions, DisplayChecks):
@@ -35,6 +38,7 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
         self.procedure_stack: list = []  # the procedures whose bodies are being checked
         self.return_types: dict = {}  # procedure name -> the type of the values it returns
         self.parsed = 0  # expressions and statements parsed so far (at most MAX_EXPRESSIONS)
+        self.parsed_text = 0  # their characters (at most MAX_EXPRESSION_TEXT)
 
     # ---- helpers -----------------------------------------------------------------------------
     def error(self, exc: RulebookError, path=()) -> None:
@@ -44,10 +48,13 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def parse(self, path, statement=False):
         value = self._get(path)
         self.parsed += 1
+        self.parsed_text += len(value) if isinstance(value, str) else 0
         if self.parsed > MAX_EXPRESSIONS:  # loading stays within seconds: a located error, and no more work
             raise CheckError(f"the rules hold more than {MAX_EXPRESSIONS:,} expressions and statements",
-                             self.doc.position(path), "a ruleset this large is beyond what rulebook loads: "
-                             "call procedures and definitions instead of repeating rules")
+                             self.doc.position(path), _TOO_LARGE)
+        if self.parsed_text > MAX_EXPRESSION_TEXT:  # parsing costs about 15 µs a character
+            raise CheckError(f"the rules' expressions and statements are longer than {MAX_EXPRESSION_TEXT:,} "
+                             "characters together", self.doc.position(path), _TOO_LARGE)
         try:
             if statement:
                 return parse_statement(value, self.doc.text_position(path))
@@ -206,9 +213,16 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
     def _zone_conditions(self):
         for name, family in self.rs.zones.items():
             path = ("zones", name, "holds")
-            if "holds" not in (self.data["zones"][name] or {}):
+            if "holds" not in (self.data["zones"][name] or {}) or name in self.unknown_held_kinds:
                 continue
-            node = self.expr(path, Scope(None, {"component": COMPONENT}, builtin=True), BOOL, "a zone's condition")
+            scope = Scope(None, {"component": COMPONENT}, builtin=True)
+            if family.kind is not None:  # holds: card stands for component.kind == 'card'
+                where = self.doc.text_position(path)
+                family.holds = ast.Compare(where, "==", ast.Attr(where, ast.Name(where, "component"), "kind"),
+                                           ast.Literal(where, family.kind))
+                self.checker.check(family.holds, scope)
+                continue
+            node = self.expr(path, scope, BOOL, "a zone's condition")
             if node is None:
                 continue
             if not reads_only_printed(node, "component", self.checker.symbols):
@@ -218,6 +232,27 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
                                            "in the options instead"), path)
                 continue
             family.holds = node
+        for name, family in self.rs.zones.items():
+            if "knowledge" in (self.data["zones"][name] or {}):
+                family.knowledge = self._knowledge(name, family)
+
+    def _knowledge(self, name, family):
+        """A zone's ``knowledge:``: a condition on ``component`` at ``position`` (from 0, bottom first)
+        of the zone whose ``owner`` it is, reading only what every seat sees."""
+        path = ("zones", name, "knowledge")
+        if family.grid is not None:
+            self.error(CheckError("a grid zone cannot declare 'knowledge' (its places are cells)"), path)
+            return None
+        scope = Scope(None, {"component": COMPONENT, "position": INT, "owner": PLAYER}, builtin=True)
+        node = self.expr(path, scope, BOOL, "a zone's knowledge")
+        if node is not None and not reads_only_public(node, self.checker.symbols, self.rs):
+            self.error(CheckError("a zone's 'knowledge' may read only what every seat sees: the printed "
+                                  "attributes of 'component', 'position', 'owner', parameters, constants and "
+                                  "variables and player variables everyone sees",
+                                  hint="record what the seats were told in variables everyone sees "
+                                       "(e.g. a player variable with an entry per place)"), path)
+            return None
+        return node
 
     def _sides(self, spec, scope):
         """``cooperative: true`` (one shared result) or ``team:`` (seats that win together), and ``best``."""
@@ -291,6 +326,32 @@ def _first_decision(rs, name, seen):
             if isinstance(block, list):
                 pending += block
     return None
+
+
+def reads_only_public(node, symbols, rs) -> bool:
+    """Whether a checked expression reads nothing a seat may not see: constants, the printed
+    attributes of the local ``component``, other locals, the sizes of zones, and the variables,
+    player variables and zone contents every seat sees."""
+    kind, name = symbols.get(node, ("", None))[:2]
+    if isinstance(node, ast.Literal):
+        return True
+    if isinstance(node, ast.Name):
+        return (kind in ("const", "local") or (kind == "var" and rs.vars[name].visibility == "all")
+                or (kind == "zone" and rs.zones[name].visibility == "all"))
+    if isinstance(node, ast.Attr):
+        if kind == "attr":
+            obj = node.obj
+            return isinstance(obj, ast.Name) and obj.id == "component" and symbols.get(obj, ("",))[0] == "local"
+        public = ((kind == "pvar" and rs.player_vars[name].visibility == "all") or kind == "pprop"
+                  or (kind == "pzone" and rs.zones[name].visibility == "all"))
+        return public and reads_only_public(node.obj, symbols, rs)
+    if isinstance(node, ast.Call) and node.func in ("size", "empty"):
+        return all(symbols.get(arg, ("",))[0] in ("zone", "pzone") or reads_only_public(arg, symbols, rs)
+                   for arg in ast.children(node))
+    if isinstance(node, (ast.Call, ast.Index, ast.Slice, ast.Compare, ast.BoolOp, ast.Not, ast.Neg, ast.BinOp,
+                         ast.Cond, ast.ListLit)):
+        return all(reads_only_public(child, symbols, rs) for child in ast.children(node))
+    return False
 
 
 def resolve(doc: Document, functions, effects, params=None, players=None) -> tuple:

@@ -7,7 +7,8 @@ import dataclasses
 from . import ast, ir
 from .checker import Scope, suggest
 from .errors import CheckError
-from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element_type, join
+from .messages import message_fields
+from .types import ANY, BOOL, INT, PLAYER, Type, compatible, element_type, join, kind_of_items
 
 RETURNED = "$ret"  # the local that holds a procedure's returned value while it is stored
 
@@ -159,7 +160,7 @@ class Statements:
         if isinstance(target, ast.Name):
             local = scope.lookup(target.id)
             if local is not None:
-                self.checker.types[target] = local
+                self.checker.record(target, local)
                 self.checker.symbols[target] = ("local", target.id)
                 target_t = local
             elif target.id in self.rs.vars:
@@ -217,7 +218,7 @@ class Statements:
             return CheckError(f"'{name}' is printed on {', '.join(printed)} but a mark of {', '.join(marked)}, "
                               "and this component may be of any of these kinds", pos,
                               f"say which kind it is where it is declared: a procedure's parameter "
-                              f"'c: {marked[0]}'")
+                              f"'c: {marked[0]}', or the zone it comes from with 'holds: {marked[0]}'")
         return CheckError(f"'{name}' is printed on {', '.join(printed) or 'the component'} and cannot change",
                           pos, "declare it under marks to make it changeable")
 
@@ -263,7 +264,11 @@ class Statements:
             raise CheckError(f"unknown effect or procedure '{name}'", call.pos,
                              suggest(name, known) or "see docs/language.md for the effects")
         self.checker.symbols[call] = ("effect", name)
-        self.checker.check_arguments(effect, call, scope)
+        self._check_destination_kind(effect, call, self.checker.check_arguments(effect, call, scope))
+        if name == "log":
+            fields = message_fields(self.checker, call, scope)
+            if fields:
+                self.rs.message_fields[call] = fields
         if ctx.simultaneous and name not in ("move", "draw", "log", "show"):
             raise CheckError(f"'{name}' is not allowed in a simultaneous block", call.pos)
         if ctx.simultaneous and name == "show":
@@ -275,6 +280,22 @@ class Statements:
         if ctx.simultaneous and call.args[1:2]:
             self._check_private_destination(call, scope)
         return ir.Exec(pos, ast.CallStmt(call.pos, call))
+
+    def _check_destination_kind(self, effect, call, types) -> None:
+        """A move into a zone that holds one kind (``holds: card``) of what the static types tell is
+        another kind: a located error."""
+        names = [param.name for param in effect.params]
+        if "to" not in names or types[names.index("to")] is None:
+            return
+        wanted = types[names.index("to")].arg if types[names.index("to")].name == "zone" else None
+        if wanted is None:
+            return
+        for param, type_ in zip(effect.params, types):
+            moved = kind_of_items(type_) if type_ is not None and param.name != "to" else None
+            if moved is not None and moved != wanted:
+                raise CheckError(f"{call.func}() puts a '{moved}' into a zone that holds only '{wanted}'",
+                                 call.pos, f"move components of kind '{wanted}' there, or change the zone's "
+                                 "'holds:'")
 
     def _check_private_destination(self, call, scope):
         dest = call.args[1]

@@ -16,6 +16,8 @@ class Type:
             return f"component of kind '{self.arg}'" if self.arg else "component"
         if self.name == "list":
             return f"list of {self.arg}" if self.arg and self.arg != ANY else "list"
+        if self.name == "zone" and self.arg:
+            return f"zone holding '{self.arg}'"
         return self.name
 
 
@@ -38,12 +40,27 @@ def list_of(elem: Type = ANY) -> Type:
     return Type("list", elem)
 
 
+def zone_of(kind: str | None = None) -> Type:
+    """A zone; with ``kind``, one that holds components of that kind only (``holds: card``)."""
+    return Type("zone", kind)
+
+
+def kind_of_items(t: Type) -> str | None:
+    """The one kind of component a component, list or zone of type ``t`` holds, if the type tells."""
+    if t.name == "component":
+        return t.arg
+    if t.name in ("list", "zone"):
+        elem = element_type(t)
+        return elem.arg if elem is not None and elem.name == "component" else None
+    return None
+
+
 def element_type(t: Type) -> Type | None:
     """The element type of a collection (a list, or a zone holding components); None if not one."""
     if t.name == "list":
         return t.arg or ANY
     if t.name == "zone":
-        return COMPONENT
+        return component(t.arg)
     if t.name == "any":
         return ANY
     return None
@@ -63,7 +80,7 @@ def compatible(expected: Type, actual: Type) -> bool:
         if expected == NONE and actual.name in ("player", "component", "cell"):
             return True
         return False
-    if expected.name == "component":
+    if expected.name in ("component", "zone"):  # of a kind (a zone: the kind it holds)
         return expected.arg is None or actual.arg is None or expected.arg == actual.arg
     if expected.name == "list":
         return compatible(expected.arg or ANY, actual.arg or ANY)
@@ -78,8 +95,8 @@ def join(a: Type, b: Type) -> Type:
         return a
     if a.name == "list" and b.name == "list":
         return list_of(join(a.arg or ANY, b.arg or ANY))
-    if a.name == "component" and b.name == "component" and a.arg != b.arg:
-        return COMPONENT
+    if a.name == b.name and a.name in ("component", "zone") and a.arg != b.arg:
+        return Type(a.name)
     return a
 
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from dsl.errors import ErrorList
 from interpreter import load_game
 
 CASES = [("la-famiglia", 2), ("gangster", 3), ("mafiadollar", 4), ("pferderennen-mafia", 5)]
@@ -128,3 +129,95 @@ def test_a_determinized_state_offers_the_decider_the_same_actions(name, players)
                 sample = state.determinize(state.current_player(), random.Random(decisions))
                 assert sorted(map(str, sample.legal_actions())) == sorted(map(str, state.legal_actions()))
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+
+FIREWORKS = "rulesets/fireworks.yaml"
+KNOWLEDGE = ("    knowledge: \"owner.colour_hints[position] in ['?', component.colour] and "
+             "owner.rank_hints[position] in [0, component.rank]\"\n")
+CLUES = ["tell P2 about blue", "tell P3 about 1s", "tell P2 about 1s", "tell P3 about red"]
+
+
+def told_hand(game, worlds=40):
+    """After clues to P2 (its blues, its 1s), what P2 was told of each card it holds, and per place
+    of its hand the (colour, rank) of the cards dealt there in ``worlds`` determinizations for it."""
+    state = game.new_initial_state(1)
+    for text in CLUES:
+        state.apply_action(next(a for a in state.legal_actions() if str(a) == text))
+    assert state.decider == 1
+    zone = game.zone_names.index("hand[P2]")
+    rng = random.Random(7)
+    dealt = [set() for _ in state.zones[zone]]
+    for _ in range(worlds):
+        world = state.determinize(1, rng)
+        for i, c in enumerate(world.zones[zone]):
+            printed = game.attributes_of(c)
+            dealt[i].add((printed["colour"], printed["rank"]))
+    return list(zip(state.pvars["colour_hints"][1], state.pvars["rank_hints"][1])), dealt
+
+
+def test_a_zones_knowledge_keeps_what_a_seat_was_told_of_its_hidden_cards():
+    told, dealt = told_hand(load_game(FIREWORKS, players=3))
+    assert any(colour != "?" for colour, _ in told) and any(rank for _, rank in told)
+    for (colour, rank), pairs in zip(told, dealt):
+        assert all(colour in ("?", c) and rank in (0, r) for c, r in pairs), (colour, rank, pairs)
+        if colour == "?" and not rank:
+            assert len(pairs) > 3  # an untold card is dealt anew among many
+
+
+def test_without_knowledge_the_told_cards_are_dealt_anyhow(tmp_path):
+    text = open(FIREWORKS, encoding="utf-8").read()
+    assert KNOWLEDGE in text
+    path = tmp_path / "fireworks.yaml"
+    path.write_text(text.replace(KNOWLEDGE, ""), encoding="utf-8")
+    told, dealt = told_hand(load_game(path, players=3))
+    assert any(not all(colour in ("?", c) and rank in (0, r) for c, r in pairs)
+               for (colour, rank), pairs in zip(told, dealt))
+
+
+def test_the_true_hands_always_meet_their_knowledge():
+    game = load_game(FIREWORKS, players=4)
+    for state in decision_states(game, games=3, every=3):
+        for zone, test in enumerate(game.zone_knowledge):
+            if test is not None:
+                owner = game.zone_owner_now(state, zone)
+                for i, c in enumerate(state.zones[zone]):
+                    assert test(state, {"component": c, "position": i, "owner": owner})
+
+
+@pytest.mark.parametrize("condition, accepted", [
+    ("owner.hints[position] in [0, component.rank]", True),
+    ("size(owner.hand) > position and size(deck) >= 0", True),
+    ("owner.secret == component.rank", False),       # a player variable only its owner sees
+    ("component.told == 0", False),                  # a mark
+    ("top(deck).rank == component.rank", False),     # a hidden zone's contents
+    ("component.owner == owner", False),             # where the component lies
+])
+def test_knowledge_reads_only_what_every_seat_sees(tmp_path, condition, accepted):
+    text = f"""game: {{name: K, players: 2}}
+components:
+  card:
+    attributes: {{rank: int}}
+    marks: {{told: 0}}
+    in: deck
+    table: [{{rank: 1, count: 6}}, {{rank: 2, count: 6}}]
+zones:
+  deck: {{visibility: count}}
+  hand: {{per: player, visibility: owner, knowledge: "{condition}"}}
+player_vars:
+  hints: [0, 0]
+  secret: {{initial: 0, visibility: owner}}
+setup: [shuffle(deck)]
+flow:
+  - choose:
+      options:
+        draw: {{effects: ["draw(deck, active.hand)"]}}
+"""
+    path = tmp_path / "k.yaml"
+    path.write_text(text, encoding="utf-8")
+    if accepted:
+        assert load_game(path).zone_knowledge[1] is not None
+    else:
+        with pytest.raises(ErrorList) as info:
+            load_game(path)
+        assert "may read only what every seat sees" in str(info.value)

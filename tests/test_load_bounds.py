@@ -2,13 +2,16 @@
 cases that used to end in a traceback.  The single-error cases are data in tests/hostile/load_bounds.json."""
 from __future__ import annotations
 
+import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
 from conftest import MINIMAL
-from interpreter import ErrorList, load_game
-from interpreter.codegen import blocks
+from interpreter import ErrorList, RulebookError, load_game
+from test_errors import memory_limit, time_limit
+from interpreter.codegen.nodes import N
 
 
 def _with_procedure(statements: list, tmp_path, name="big.yaml"):
@@ -26,32 +29,24 @@ def _with_procedure(statements: list, tmp_path, name="big.yaml"):
     return path
 
 
-def _generated_size(path, monkeypatch) -> int:
-    """The number of Python nodes the code generator made for the blocks of the game at ``path``."""
-    sizes = []
-    count = blocks._count_generated
-
-    def noting(gen, body, position):
-        count(gen, body, position)
-        sizes.append(gen.generated)
-
-    monkeypatch.setattr(blocks, "_count_generated", noting)
+def _generated_size(path) -> int:
+    """The number of Python nodes the code generator made for the game at ``path``."""
     load_game(path, cache=False)
-    return max(sizes)
+    return N.made
 
 
-def test_generated_code_grows_linearly_with_a_chain_of_ifs(tmp_path, monkeypatch):
+def test_generated_code_grows_linearly_with_a_chain_of_ifs(tmp_path):
     """A run of n ``if`` statements once made a block from each of them to the end of the run (n²/2
     statements); now each is generated once."""
     ifs = lambda n: [f"if: p > {i}\n          then:\n            - active.score += 1" for i in range(n)]
-    small = _generated_size(_with_procedure(ifs(50), tmp_path, "small.yaml"), monkeypatch)
-    large = _generated_size(_with_procedure(ifs(200), tmp_path, "large.yaml"), monkeypatch)
+    small = _generated_size(_with_procedure(ifs(50), tmp_path, "small.yaml"))
+    large = _generated_size(_with_procedure(ifs(200), tmp_path, "large.yaml"))
     assert large < 4.5 * small, (small, large)
-    assert large < 200 * 2 * 80  # about 65 nodes per if, for each of its two call sites
+    assert large < 200 * 2 * 80  # about 57 nodes per if (its block and its own function), for each of its two call sites
 
 
 @pytest.mark.parametrize("bound, value, statements, message", [
-    ("interpreter.codegen.blocks.MAX_GENERATED", 2000, 300, "the rules compile to more than 2,000 pieces of code"),
+    ("interpreter.codegen.nodes.MAX_GENERATED", 2000, 300, "the rules compile to more than 2,000 pieces of code"),
     ("dsl.resolver.MAX_EXPRESSIONS", 40, 60, "the rules hold more than 40 expressions and statements")])
 def test_a_ruleset_beyond_a_load_bound_is_a_located_error(bound, value, statements, message, tmp_path, monkeypatch):
     monkeypatch.setattr(bound, value)
@@ -61,6 +56,33 @@ def test_a_ruleset_beyond_a_load_bound_is_a_located_error(bound, value, statemen
     error = caught.value.errors[0]
     assert message in error.message
     assert error.position is not None and error.position.line > 20
+
+
+def test_a_definition_whose_argument_is_read_many_times_counts_each_reading(tmp_path, monkeypatch):
+    """A definition's argument is generated once and stands in the code wherever the body reads
+    the parameter: 2,000 readings of a 10-node argument are 20,000 nodes for the compiler (once
+    unbounded: a 1 MB ruleset of such uses took minutes and gigabytes)."""
+    monkeypatch.setattr("interpreter.codegen.nodes.MAX_GENERATED", 50_000)
+    body = "size([" + ", ".join(["y"] * 2000) + "])"
+    uses = "".join(f"  - active.score += d(active.score + {i})\n" for i in range(5))
+    text = MINIMAL.read_text(encoding="utf-8").replace("player_vars:", f"define:\n  d(y): \"{body}\"\nplayer_vars:")
+    path = tmp_path / "define.yaml"
+    path.write_text(text.replace("  - shuffle(pile)\n", "  - shuffle(pile)\n" + uses), encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = caught.value.errors[0]
+    assert "the rules compile to more than 50,000 pieces of code" in error.message
+    assert 24 <= error.position.line <= 28  # one of the statements using the definition
+
+
+def test_the_expressions_of_a_ruleset_are_bounded_in_length_together(tmp_path, monkeypatch):
+    monkeypatch.setattr("dsl.resolver.MAX_EXPRESSION_TEXT", 3000)
+    path = _with_procedure([f"x = x + {i} * {i} + {i}" for i in range(200)], tmp_path)
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = caught.value.errors[0]
+    assert "longer than 3,000 characters together" in error.message
+    assert error.position.line > 30
 
 
 def test_a_chain_of_ifs_plays_as_before(tmp_path):
@@ -124,3 +146,61 @@ def test_a_seed_beyond_what_a_log_keeps_is_refused(capsys):
     assert main(["play", str(MINIMAL), "--seed", "9" * 5000]) != 0
     assert "at most 20 digits" in capsys.readouterr().err
 
+
+
+@pytest.mark.parametrize("bound, value, row, message, line", [
+    ("dsl.declarations.MAX_COMPONENTS", 50, "      - {value: 3, count: 45}\n", "the components number more than 50 in all",
+     16),  # the row that passes the bound
+    ("dsl.declarations.MAX_ZONES", 10, "", "the zones number more than 10 in all", 20)])  # 8 + pile + table + 2 hands
+def test_the_components_and_zones_of_a_game_are_bounded_in_all(bound, value, row, message, line, tmp_path,
+                                                                monkeypatch):
+    """Counts of 10,000 on every row once made millions of components from a few kilobytes."""
+    monkeypatch.setattr(bound, value)
+    text = MINIMAL.read_text(encoding="utf-8").replace("      - {value: 2, count: 4}\n",
+                                                       "      - {value: 2, count: 4}\n" + row)
+    path = tmp_path / "many.yaml"
+    path.write_text(text.replace("zones:\n", "zones:\n  under: {per: card}\n"), encoding="utf-8")
+    with pytest.raises(ErrorList) as caught:
+        load_game(path, cache=False)
+    error = next(e for e in caught.value.errors if message in e.message)
+    assert error.position.line == line
+
+
+BIG = Path(__file__).resolve().parent.parent / "benchmarks" / "big_rulesets.py"
+
+
+def _shapes():
+    spec = importlib.util.spec_from_file_location("big_rulesets", BIG)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SHAPES
+
+
+@pytest.mark.parametrize("name", sorted(_shapes()))
+def test_every_shape_of_the_big_rulesets_benchmark_loads_or_is_refused_cleanly(name, tmp_path, monkeypatch):
+    """benchmarks/big_rulesets.py at 1/40 of its size, with its bounds at 1/40 as well: each shape ends
+    loaded or with a located error, quickly (the benchmark measures the full size)."""
+    for bound, value in (("dsl.resolver.MAX_EXPRESSIONS", 125), ("dsl.resolver.MAX_EXPRESSION_TEXT", 6_250),
+                         ("interpreter.codegen.nodes.MAX_GENERATED", 10_000), ("dsl.yaml_loader.MAX_NODES", 5_000)):
+        monkeypatch.setattr(bound, value)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(_shapes()[name](25_000), encoding="utf-8")
+    with time_limit(20), memory_limit(400):
+        try:
+            load_game(path, cache=False)
+        except RulebookError as exc:
+            errors = getattr(exc, "errors", [exc])
+            assert all(e.position is not None and e.position.line >= 1 for e in errors), errors
+
+
+def test_code_made_in_play_after_a_refused_compile_is_not_bounded(tmp_path, monkeypatch):
+    """The bound on generated code is the compile's: after a ruleset was refused, another game's
+    messages logged in play (whose tellers are made then) still play."""
+    monkeypatch.setattr("interpreter.codegen.nodes.MAX_GENERATED", 2000)
+    with pytest.raises(ErrorList):
+        load_game(_with_procedure([f"x = x + {i}" for i in range(300)], tmp_path), cache=False)
+    monkeypatch.setattr("interpreter.codegen.nodes.MAX_GENERATED", 10)
+    from interpreter.runtime import narration
+
+    assert N.where is None
+    assert narration.teller("{count} {other} {number} {component} {player}") is not None  # made now, if not before

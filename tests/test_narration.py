@@ -106,7 +106,9 @@ def test_a_drawn_card_is_named_to_the_drawer_only(tmp_path):
 
 
 def test_a_bad_message_is_a_runtime_error(tmp_path):
-    game = _minimal(tmp_path, DRAW, DRAW + '                - log("{player} drew {card}", player=active)\n')
+    """A message computed while the game runs is checked then; a message written in the rules has
+    its fields checked when they load (tests/test_message_fields.py): there ``{card}`` is the card."""
+    game = _minimal(tmp_path, DRAW, DRAW + '                - log("{player} drew " + "{card}", player=active)\n')
     state = game.new_initial_state(1)
     with pytest.raises(RulebookError, match="no field of log"):
         state.apply_action(next(a for a in state.legal_actions() if a.name == "play"))

@@ -152,3 +152,16 @@ def test_a_saved_state_with_locals_of_the_wrong_kind_does_not_resume():
     broken = state.clone()
     broken.stack[-1][2][listed] = 10 ** 6  # a number where the kernel keeps a list: left at an empty one
     assert playout(kernel, broken, 1)[1] is not None
+
+
+@pytest.mark.parametrize("name, players", [("pferderennen-mafia", None), ("mafiadollar", 3)])
+def test_a_playout_stops_at_a_partners_turn_as_in_python(name, players):
+    """flat in a cooperative game stops where another seat is to decide (bots/rollouts.py): the
+    kernel's stop_partners and the reference's ``partners`` stop at the same decision."""
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    for policy, state in _states(game, [4], 20):
+        seat = state.current_player()
+        native = playout(kernel, state, policy, 50, stop_seat=seat, force=0, partners=True)
+        python = play_on(state.clone(), policy, 50, stop_seat=seat, first=0, partners=True)
+        assert native[0] == python[0] and comparable(native[1]) == comparable(python[1]), (name, policy)

@@ -2,6 +2,8 @@
 simulations."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from dsl.errors import ErrorList
@@ -87,3 +89,65 @@ def test_explain_says_who_wins_together(tmp_path):
     table, _ = _game(tmp_path, TABLE, "table.yaml")
     assert "Teams: a player's team is seat(player) % 2" in explain(teams.ruleset)
     assert "Cooperative: the table shares one score, total (the best possible: 12)" in explain(table.ruleset)
+
+
+def _cli(capsys, *argv):
+    from interpreter.cli import main
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr().out
+    assert code == 0
+    return out
+
+
+def test_compare_reports_the_shared_score_of_both_rulesets(capsys):
+    out = _cli(capsys, "compare", "fireworks", "fireworks", "-n", 6, "--seats", "random,random,random")
+    for side in ("base", "variant"):
+        assert f"{side}: cooperative: shared score mean" in out
+        assert f"{side}:   best possible result (25) reached in" in out
+        assert f"warning ({side}): " in out and "of the games ended within" in out  # random seats misfire early
+    result = json.loads(_cli(capsys, "compare", "fireworks", "fireworks", "-n", 6, "--seats", "random,random,random",
+                             "--json"))
+    coop = result["variant"]["sides"]["cooperative"]
+    assert coop["games"] == 6 and coop["best"] == 25 and sum(coop["distribution"].values()) == 6
+
+
+def test_compare_and_sweep_report_team_win_shares(capsys):
+    seats = ["--seats", "random,random,random,random"]
+    out = _cli(capsys, "compare", "partners", "partners", "--set", "target=100", "-n", 4, *seats)
+    assert "base: team 0 (seats 1, 3):" in out and "variant: team 1 (seats 2, 4):" in out
+    out = _cli(capsys, "sweep", "partners", "--set", "target=100,200", "-n", 4, *seats)
+    assert "target=100: team 0 (seats 1, 3):" in out and "target=200: team 1 (seats 2, 4):" in out
+    points = json.loads(_cli(capsys, "sweep", "partners", "--set", "target=100,200", "-n", 4, *seats, "--json"))["points"]
+    for point in points:
+        teams = point["sides"]["teams"]
+        assert teams["team 0"]["seats"] == [0, 2]
+        assert sum(t["win_share_rate"] for t in teams.values()) == pytest.approx(1.0)
+        assert all(len(t["win_rate_ci95"]) == 2 for t in teams.values())
+
+
+def test_sweep_reports_the_shared_score_at_every_setting(capsys, tmp_path):
+    text = TABLE.replace("vars:\n  total: 0", "params:\n  gain: {default: 2, min: 0, max: 4}\nvars:\n  total: 0")
+    _, path = _game(tmp_path, text.replace("total += 2", "total += gain"))
+    out = _cli(capsys, "sweep", path, "--set", "gain=0,4", "-n", 5, "--seats", "greedy,greedy,greedy")
+    assert "gain=0: cooperative: shared score mean 0.00" in out
+    assert "gain=4: cooperative: shared score mean 24.00" in out  # six turns of help, 4 each
+    assert "gain=4:   best possible result (12) reached in 5 games" in out
+
+
+@pytest.mark.parametrize("ruleset, plays_the_told_card", [
+    ("rulesets/fireworks.yaml", True),
+    ("without knowledge", False),  # its own hand dealt anew without regard to the clue
+])
+def test_a_seat_told_its_ones_plays_one_of_them(tmp_path, ruleset, plays_the_told_card):
+    from interpreter.bots import make_bot
+    from test_determinize import FIREWORKS, KNOWLEDGE
+    if ruleset != FIREWORKS:
+        _, path = _game(tmp_path, open(FIREWORKS, encoding="utf-8").read().replace(KNOWLEDGE, ""))
+        ruleset = path
+    game = load_game(ruleset, players=3)
+    for seed in (0, 1, 3, 4):
+        state = game.new_initial_state(seed)
+        state.apply_action(next(a for a in state.legal_actions() if str(a) == "tell P2 about 1s"))
+        told = {f"play card {i + 1}" for i, rank in enumerate(state.pvars["rank_hints"][1]) if rank == 1}
+        choice = str(make_bot("flat:rollouts=16,budget=512", 1, seed).choose(state))
+        assert (choice in told) == plays_the_told_card, (seed, told, choice)

@@ -53,3 +53,24 @@ def teams(done: list) -> dict:
     return {side: {"seats": row["seats"], "wins": row["wins"], "win_share_rate": round(row["share"] / n, 4),
                    "win_rate_ci95": [round(x, 4) for x in stats.wilson_interval(row["wins"], n)]}
             for side, row in sorted(rows.items())}
+
+
+def lines(sides: dict) -> list:
+    """The results of a cooperative table or of teams (``summary``'s result), in words."""
+    out = []
+    coop = sides.get("cooperative")
+    if coop:
+        lo, hi = coop["mean_ci95"]
+        out.append(f"cooperative: shared score mean {coop['mean']:.2f} (95% CI {lo:.2f}–{hi:.2f}) over "
+                   f"{coop['games']} games")
+        if coop.get("best") is not None:
+            blo, bhi = coop["best_rate_ci95"]
+            out.append(f"  best possible result ({coop['best']}) reached in {coop['best_reached']} games: "
+                       f"{100 * coop['best_rate']:.1f}% (95% CI {100 * blo:.1f}–{100 * bhi:.1f}%)")
+        out.append("  distribution: " + ", ".join(f"{score}: {n}" for score, n in coop["distribution"].items()))
+    for team, row in (sides.get("teams") or {}).items():
+        lo, hi = row["win_rate_ci95"]
+        seats = ", ".join(str(s + 1) for s in row["seats"])
+        out.append(f"{team} (seats {seats}): {row['wins']} wins, win share {100 * row['win_share_rate']:.1f}% "
+                   f"(95% CI of the win rate {100 * lo:.1f}–{100 * hi:.1f}%)")
+    return out

@@ -82,6 +82,7 @@ def point_summary(params: dict, summary: dict, players: int) -> dict:
         "short_rate": summary["sanity"]["short_rate"],
         "shared_rate": summary["sanity"]["shared_rate"],
         "warnings": summary["sanity"]["warnings"],
+        "sides": summary["sides"],
     }
 
 

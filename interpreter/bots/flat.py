@@ -3,7 +3,8 @@
 For each of ``rollouts`` samples the bot deals the hidden part of the game anew from what its seat
 knows (``State.determinize``), and for every legal action applies it to a copy of that same world
 and plays on at random, with one shared playout seed, until the bot's seat is to decide again after
-another seat decided (one round of the table), the game ends, or ``depth`` decisions were played.
+another seat decided (one round of the table; in a cooperative game only to its partners' next
+decision), the game ends, or ``depth`` decisions were played.
 A finished playout is worth its outcome (1 for a sole win, ``shared``/k for a win shared by k
 seats); a cut-off one is still open, so it is worth halfway between the share its evaluation
 leaders would get and the fair share.  So ending the game in a tie or a loss is worse than playing
@@ -59,7 +60,7 @@ class FlatBot(Bot):
 
         def make_judge():
             playout_seed = self.rng.getrandbits(64)  # one per world: every action meets the same luck
-            return round_judge(kernel, playout_seed, depth, self.seat, worth)
+            return round_judge(kernel, playout_seed, depth, self.seat, worth, state.game.ruleset.cooperative)
 
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 
@@ -83,4 +84,3 @@ def _judged(state, seat: int, seats: int, shared: float) -> tuple:
         return share, 0.0
     sides = seats if state.game.ruleset.team is None else len(side_values(state, [0] * seats)[1])
     return 0.5 * share + 0.5 / sides, margin
-

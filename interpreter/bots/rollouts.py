@@ -60,10 +60,10 @@ def rollout_kernel(game, engine: str):
     return kernel
 
 
-def play_uniform(state, seed: int, depth: int, seat=None) -> None:
+def play_uniform(state, seed: int, depth: int, seat=None, partners: bool = False) -> None:
     """Play ``state`` on in Python: ``depth`` decisions at most, uniform from the splitmix stream of
     ``seed``, until the game ends or (``seat`` given) ``seat`` is to decide again after another
-    seat decided."""
+    seat decided, or (``partners``: a cooperative game) another seat is to decide."""
     z = seed & MASK64
     others_moved = False
     for _ in range(depth):
@@ -71,7 +71,7 @@ def play_uniform(state, seed: int, depth: int, seat=None) -> None:
             return
         if seat is not None:
             mover = state.current_player()
-            if mover == seat and others_moved:
+            if (mover == seat and others_moved) or (partners and mover != seat):
                 return
             others_moved = others_moved or mover != seat
         legal = state.legal_actions()
@@ -100,15 +100,16 @@ def rollout(kernel, state, seed: int, depth: int):
     return state
 
 
-def round_judge(kernel, seed: int, depth: int, seat: int, worth):
+def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False):
     """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
-    after another seat's (at most ``depth`` decisions); and ``judge.of_world(world, action)``, the
+    after another seat's (``partners``, a cooperative game: until another seat's turn; at most
+    ``depth`` decisions); and ``judge.of_world(world, action)``, the
     same for the world after ``action``, which ``Bot.best_by_samples`` calls: in the kernel the world
     is loaded once and every action played from a copy of it."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions
 
     def judge(after):
-        play_uniform(after, seed, depth, seat)
+        play_uniform(after, seed, depth, seat, partners)
         return worth(after)
 
     def of_world(world, action):
@@ -117,7 +118,8 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth):
             held[2] = {id(a): i for i, a in enumerate(world.legal_actions())}
         if held[1] is not None and id(action) in held[2]:
             found = held[1]
-            return worth(found.judged(found.run(seed, depth, seat, held[2][id(action)], values=True)))
+            ks = found.run(seed, depth, seat, held[2][id(action)], values=True, partners=partners)
+            return worth(found.judged(ks))
         after = world.clone()
         after.apply_action(action)
         return judge(after)

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from dsl.errors import ParameterError
 
-from ..analysis import display, paired, report, sanity, stats, strength
+from ..analysis import display, paired, report, sanity, sides, stats, strength
 from ..analysis.match_log import write_logs
 from ..analysis.native_runs import native_kernel, rollout_engine, simulate_native
 from ..analysis.simulation import run, simulate, summarize
@@ -117,7 +117,7 @@ def print_simulation(console: Console, game, result: dict) -> None:
     console.print(f"decisions per game: mean {result['mean_decisions']:.1f}, sd {result['decisions_stdev']:.1f}, "
                   f"{result['min_decisions']}..{result['max_decisions']} · "
                   f"{result['games_per_second'] or 0:.1f} games/s ({result['backend']}, {result['jobs']} job(s))")
-    for line in side_lines(result.get("sides") or {}):
+    for line in sides.lines(result.get("sides") or {}):
         console.print(Text(line))
     print_sanity(console, result["sanity"], result["games"])
     console.print(Text("\ngame length (decisions)", style="bold"))
@@ -127,27 +127,6 @@ def print_simulation(console: Console, game, result: dict) -> None:
         console.print(Text(f"\nscores of seat {seat + 1} ({game.player_names[seat]})", style="bold"))
         for line in stats.histogram(result["scores"][seat], bins=8):
             console.print(Text(line))
-
-
-def side_lines(sides: dict) -> list:
-    """The results of a cooperative table or of teams, in words."""
-    lines = []
-    coop = sides.get("cooperative")
-    if coop:
-        lo, hi = coop["mean_ci95"]
-        lines.append(f"cooperative: shared score mean {coop['mean']:.2f} (95% CI {lo:.2f}–{hi:.2f}) over "
-                     f"{coop['games']} games")
-        if coop.get("best") is not None:
-            blo, bhi = coop["best_rate_ci95"]
-            lines.append(f"  best possible result ({coop['best']}) reached in {coop['best_reached']} games: "
-                         f"{100 * coop['best_rate']:.1f}% (95% CI {100 * blo:.1f}–{100 * bhi:.1f}%)")
-        lines.append("  distribution: " + ", ".join(f"{score}: {n}" for score, n in coop["distribution"].items()))
-    for team, row in (sides.get("teams") or {}).items():
-        lo, hi = row["win_rate_ci95"]
-        seats = ", ".join(str(s + 1) for s in row["seats"])
-        lines.append(f"{team} (seats {seats}): {row['wins']} wins, win share {100 * row['win_share_rate']:.1f}% "
-                     f"(95% CI of the win rate {100 * lo:.1f}–{100 * hi:.1f}%)")
-    return lines
 
 
 def print_sanity(console: Console, report_: dict, games: int) -> None:
@@ -197,8 +176,10 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
     if args.until_significant:
         for row in verdict["rows"]:
             row["significant"] = row["measure"] == measure and stopped is not None
-    result = {"base": public_summary(base_game, specs, args, summarize(base, players, 0, specs)),
-              "variant": public_summary(variant_game, specs, args, summarize(variant, players, 0, specs)),
+    result = {"base": public_summary(base_game, specs, args,
+                                     summarize(base, players, 0, specs, base_game.ruleset.best)),
+              "variant": public_summary(variant_game, specs, args,
+                                        summarize(variant, players, 0, specs, variant_game.ruleset.best)),
               "comparison": verdict, **engine}
     if strong:
         result["strength_check"] = cli_strength.report(
@@ -221,6 +202,9 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
     console.print(Text(f"base:    {base_game.name} ({base_game.path})"))
     console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
     console.print(comparison_table(verdict["rows"]))
+    for side in ("base", "variant"):
+        for line in sides.lines(result[side].get("sides") or {}):
+            console.print(Text(f"{side}: {line}"))
     if verdict["sequential"]:
         what = paired.label(verdict["measure"])
         if verdict["stopped_at_look"]:
@@ -240,6 +224,9 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
                       "smallest change these games find with 80% power (alpha 0.05), shown where nothing "
                       "was found. Effect: odds ratio of the discordant pairs for win rates, d_z for means; "
                       "unpaired: the p-value the unpaired test (z-test, Welch) would give.")
+    for side in ("base", "variant"):
+        for warning in result[side]["sanity"]["warnings"]:
+            console.print(Text(f"warning ({side}): {warning}", style="yellow"))
 
 
 def comparison_table(rows: list) -> Table:
@@ -254,11 +241,6 @@ def comparison_table(rows: list) -> Table:
                       texts["ci95"], texts["p"], texts["p_holm"], Text(texts["star"], style="bold red"),
                       texts["detectable"], f"{row['effect_size']:.2f}", display.p_value(row["p_unpaired"]))
     return table
-
-
-    for side in ("base", "variant"):
-        for warning in result[side]["sanity"]["warnings"]:
-            console.print(Text(f"warning ({side}): {warning}", style="yellow"))
 
 
 # ---- tournament -----------------------------------------------------------------------------------

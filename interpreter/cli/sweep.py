@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import report, strength, sweep
+from ..analysis import report, sides, strength, sweep
 from ..analysis.simulation import simulate
 from ..game import load_game
 from . import strength as cli_strength
@@ -86,6 +86,10 @@ def print_sweep(console: Console, game, result: dict) -> None:
                   "advantage these games find with 80% power, where nothing was found; decisions: mean with "
                   "its 95% t interval; short: games that ended within a few decisions; fixed: " +
                   (", ".join(f"{k}={json.dumps(v)}" for k, v in result["fixed"].items()) or "nothing"))
+    for row in result["points"]:
+        where = ", ".join(f"{k}={json.dumps(v)}" for k, v in row["params"].items())
+        for line in sides.lines(row.get("sides") or {}):
+            console.print(Text(f"{where}: {line}"))
     warned = [(row, w) for row in result["points"] for w in row["warnings"]]
     for row, warning in warned[:3]:
         where = ", ".join(f"{k}={json.dumps(v)}" for k, v in row["params"].items())

@@ -20,15 +20,13 @@ statement's position (a table from generated lines to rule positions).
 """
 from __future__ import annotations
 
-import ast as py
 
-from dsl.errors import CheckError, RulesRuntimeError
+from dsl.errors import RulesRuntimeError
 
 from ..runtime.instructions import BRANCHN, EXECN
 from .nodes import E, N, S, Unsupported, _attr, _call, _const, _load, _store, _sub, _sub_store
 
 _COPIES = 8  # at most so many runs copied into one block from where its jumps go
-MAX_GENERATED = 1_000_000  # at most so many Python nodes in the blocks of one game (the largest shipped: 34,023)
 WORK = "_work"  # a block's count of loop rounds; the block returns it (the VM counts it as steps)
 
 
@@ -92,7 +90,6 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
             op = EXECN
         else:
             continue
-        _count_generated(gen, body, code[start][-1])
         code[start] = (op, gen.function(["s", "e"], body), builder.positions, end, code[start][-1])
         made.append((start, end))
     for ins in code:  # an option whose effects begin with such a block runs it when taken (State.apply_action)
@@ -100,15 +97,6 @@ def fuse(gen, code, sources, opcodes, max_steps, decides=False) -> None:
             for option in ins[1].options:
                 first = code[option.start]
                 option.block = first if first[0] == BRANCHN else None
-
-
-def _count_generated(gen, body, position) -> None:
-    """Add the size of a block to the game's count; past ``MAX_GENERATED`` a located error (the
-    generated code stays linear in the rules, so only rules far beyond any real game get there)."""
-    gen.generated += sum(1 for statement in body for _ in py.walk(statement))
-    if gen.generated > MAX_GENERATED:
-        raise CheckError(f"the rules compile to more than {MAX_GENERATED:,} pieces of code", position,
-                         "split long procedures, or call a procedure instead of repeating its statements")
 
 
 def _inside(made, pc, jumps) -> bool:
@@ -155,6 +143,7 @@ class _Builder:
         while pc < limit:
             if pc in sources.statements:
                 outer = gen.begin()
+                N.where = code[pc][-1]  # the rule that too much code would be blamed on
                 self.next_line()
                 try:
                     statements = gen.statement(sources.statements[pc])

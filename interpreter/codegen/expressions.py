@@ -381,7 +381,7 @@ class ExpressionGen(ComprehensionGen):
         compiler = self.compiler
         define = compiler.rs.defines[compiler.symbols[node][1]]
         args = [self.expr(a) for a in getattr(node, "args", ())]
-        names = {p: (lambda a=a: a) for p, a in zip(define.params, args)}
+        names = {p: N.shared(a) for p, a in zip(define.params, args)}
         self.scopes.append(Scope(names, opaque=True))
         memo, self.memo = self.memo, None
         try:

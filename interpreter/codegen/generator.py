@@ -42,6 +42,7 @@ class CodeGen(ExpressionGen):
     def __init__(self, compiler):
         self.compiler = compiler
         self.game = compiler.game
+        N.start(compiler.rs.file)  # the nodes made for this game are bounded (codegen/nodes.py)
         self.namespace: dict = {"__builtins__": {}}
         self.namespace.update(_PY_BUILTINS)
         self._values: dict = {}  # id(value) -> name in the namespace
@@ -54,7 +55,6 @@ class CodeGen(ExpressionGen):
         self.memo = None  # text of such a part -> that local, while generating the branches
         self.bound: set = set()  # the locals some test did keep a value in
         self.fallbacks = 0  # closures called from generated code so far
-        self.generated = 0  # Python nodes in the blocks made so far (bounded: see codegen/blocks.py)
         self.env_writes: list = []  # the statements writing an option's parameter to e
         self.aliases: dict = {}  # local an unrolled any/all keeps its list in -> the (cheap) code of that list
         self.twins: dict = {}  # id of a table -> (the table, (code reading its twin of getters, level) or None)
@@ -217,8 +217,8 @@ class CodeGen(ExpressionGen):
             return self.assignment(node)
         call = node.call
         effect = EFFECTS.get(call.func)
-        if effect is None or effect.raw:
-            raise Unsupported(call.func)
+        if effect is None or effect.raw or call in self.compiler.rs.message_fields:  # log() with {expressions}:
+            raise Unsupported(call.func)  # the closure compiler's (interpreter/compile/statements.py)
         args = self.arguments(effect, call)
         if effect.impl is move and getattr(self.compiler.types.get(call.args[0]), "name", None) == "component" and \
                 isinstance(args[2], py.Constant) and args[2].value in ("top", "bottom"):

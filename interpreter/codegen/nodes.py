@@ -9,6 +9,10 @@ from __future__ import annotations
 import ast as py
 import types
 
+from dsl.errors import CheckError, Position
+
+MAX_GENERATED = 400_000  # Python nodes made for one game, all its generated code (the largest shipped: 64,392)
+
 _PYOPS = {"+": py.Add, "-": py.Sub, "*": py.Mult, "//": py.FloorDiv, "%": py.Mod}
 _CMPOPS = {"==": py.Eq, "!=": py.NotEq, "<": py.Lt, "<=": py.LtE, ">": py.Gt, ">=": py.GtE,
            "in": py.In, "not in": py.NotIn}
@@ -20,6 +24,16 @@ class _Located:
     trees to fill locations in before compiling."""
 
     line = 1
+    made = 0  # nodes made for the game being compiled (at most MAX_GENERATED: see ``start``)
+    where = None  # the position of the rule being compiled, for the error past that bound; None: no game is
+
+    def start(self, file: str) -> None:
+        """Begin counting the nodes of one game (whose ruleset is ``file``)."""
+        self.made, self.where = 0, Position(file, 1, 1)
+
+    def stop(self) -> None:
+        """The game is compiled: code made later (a teller of a message logged in play) is not bounded."""
+        self.where = None
 
     def __getattr__(self, name):
         cls = getattr(py, name)
@@ -27,12 +41,39 @@ class _Located:
             located = self
 
             def made(*args, **fields):
+                located.made += 1
+                if located.made > MAX_GENERATED and located.where is not None:
+                    raise too_much_code(located.where)
                 line = located.line
                 return cls(*args, lineno=line, end_lineno=line, col_offset=0, end_col_offset=0, **fields)
-        else:
+        else:  # operators and contexts: classes the generator also tests nodes against
             made = cls
         self.__dict__[name] = made
         return made
+
+    def shared(self, node):
+        """A function giving ``node`` wherever it is used again (a definition's argument, read once
+        for each use of its parameter); each use counts the nodes of ``node``, which the compiler
+        walks as often as it stands in the code."""
+        size = 0
+        for size, _ in enumerate(py.walk(node), 1):  # stops at the bound: a node may share others
+            if size > MAX_GENERATED:
+                break
+
+        def use():
+            self.made += size
+            if self.made > MAX_GENERATED and self.where is not None:
+                raise too_much_code(self.where)
+            return node
+        return use
+
+
+def too_much_code(where) -> CheckError:
+    """The located error of rules that compile to more code than any game needs: the generated code
+    grows linearly with the rules, definitions expanded where they are used."""
+    return CheckError(f"the rules compile to more than {MAX_GENERATED:,} pieces of code", where,
+                      "split long procedures and definitions, or call a procedure instead of repeating its "
+                      "statements")
 
 
 N = _Located()

@@ -125,6 +125,8 @@ class Inlining:
                 seen.add(id(item))
                 if isinstance(item, ast.Name):
                     found.add(item.id)
+                if isinstance(item, ast.Call) and item in self.rs.message_fields:  # a log()'s {expressions}
+                    todo.extend(node for _, node, _ in self.rs.message_fields[item])
                 if isinstance(item, (list, tuple)):
                     todo.extend(item)
                 elif dataclasses.is_dataclass(item) and not isinstance(item, (type, Position)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import CheckError, RulesRuntimeError
 
+from ..codegen.nodes import N
 from ..codegen.ranges import mark_ranges
 from ..runtime import vm
 from .compiler import Compiler
@@ -17,7 +18,8 @@ class Program:
     """What the compiler makes of a ruleset (every field is read by the running game)."""
 
     FIELDS = ("setup_proc", "flow_proc", "zone_triggers", "procs", "codes", "openings", "straight",
-              "score", "tiebreaks", "evaluation", "team", "zone_holds", "arrivals", "departures")
+              "score", "tiebreaks", "evaluation", "team", "zone_holds", "zone_knowledge",
+              "arrivals", "departures")
     __slots__ = FIELDS
 
 
@@ -26,6 +28,13 @@ def compile_program(ruleset, layout, codegen: bool = True, inline: bool = True) 
     handles a construct (``codegen=False``: closures alone, the reference), calls inlined unless
     ``inline=False``.  The marks' ranges are worked out first and kept in ``layout.mark_ranges``
     (the generated arithmetic checks and saved states read them)."""
+    try:
+        return _compiled(ruleset, layout, codegen, inline)
+    finally:
+        N.stop()  # the bound on generated code is the compile's: code made in play is not counted
+
+
+def _compiled(ruleset, layout, codegen, inline) -> Program:
     rs = ruleset
     program = Program()
     compiler = Compiler(rs, layout, codegen=codegen, inline=inline)
@@ -51,6 +60,9 @@ def compile_program(ruleset, layout, codegen: bool = True, inline: bool = True) 
     program.evaluation = compiler.expr(rs.evaluation) if rs.evaluation is not None else None
     program.team = compiler.expr(rs.team) if rs.team is not None else None
     program.zone_holds = _zone_conditions(compiler, rs, layout)
+    knowledge = {name: compiler.expr(family.knowledge) for name, family in rs.zones.items()
+                 if family.knowledge is not None}
+    program.zone_knowledge = [knowledge.get(family) for family in layout.zone_family]
     # per zone, what State.move_component reads of a move into it: whether the move checks more
     # than the common case (State._enter), who sees its whole contents always (None: it depends
     # on the state), who sees its top, the triggers entering it sets off (None: none); and of a

@@ -16,9 +16,11 @@ from dsl.types import ANY, INT, ZONE, element_type
 
 from ..codegen.actions import enumerator
 from ..codegen.blocks import EXECN, fuse
+from ..codegen.nodes import N
 from .comprehensions import all_of
 from ..runtime.instructions import (CALL, CHOOSE, EXEC, FORINIT, FORNEXT, JUMP, JUMPF, RET, ChoiceSpec, OptionSpec,
                            Proc)
+from ..runtime import narration
 from ..runtime.limits import MAX_STEPS, checked_repeat, checked_value
 
 
@@ -110,6 +112,7 @@ class StatementCompiler:
 
     def block(self, code, stmts, loops):
         for stmt in stmts:
+            N.where = stmt.position  # the rule that too much generated code would be blamed on
             getattr(self, "_s_" + type(stmt).__name__.lower())(code, stmt, loops)
 
     def _s_exec(self, code, stmt, loops):
@@ -137,7 +140,22 @@ class StatementCompiler:
         call = node.call
         effect = EFFECTS.get(call.func)
         args = self.arguments(effect, call)
+        if call in self.rs.message_fields:
+            return self._logged(effect, args, self.rs.message_fields[call])
         return _applied(effect.impl, args)
+
+    def _logged(self, effect, args, fields):
+        """``log()`` of a message with expression fields (dsl/messages.py): their values are taken
+        when it runs and kept with the entry (interpreter/runtime/narration.py)."""
+        names = [param.name for param in effect.params]
+        values = [(text, self.as_list(node) if type_.startswith("list") else self.expr(node), type_)
+                  for text, node, type_ in fields]
+
+        def log_with_fields(s, e):
+            given = {name: f(s, e) for name, f in zip(names, args)}
+            narration.add_with_fields(s, given["message"], given, given["to"],
+                                      [(text, f(s, e), type_) for text, f, type_ in values])
+        return log_with_fields
 
     def assignment(self, node):
         target = node.target

@@ -67,11 +67,13 @@ class Runner:
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
-            greedy=None):
+            greedy=None, partners=False):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
-        every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance."""
+        every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance.
+        ``partners`` (with ``stop_seat``): stop where any other seat is to decide (flat in a
+        cooperative game)."""
         ks = self.work
         if self.buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
@@ -85,6 +87,7 @@ class Runner:
         ks.cap = max(0, max_decisions) + (force is not None)
         ks.stop_seat = -1 if stop_seat is None else stop_seat
         ks.others_moved = 0
+        ks.stop_partners = int(bool(partners))
         ks.want_values = values
         if greedy is not None and not self.kernel.sites.values_ok:
             raise NativeUnavailable("native: the kernel does not translate the evaluation; using Python")
@@ -114,9 +117,9 @@ class Runner:
 
 
 def playout(kernel, state, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None,
-            greedy=None):
+            greedy=None, partners=False):
     """Play ``state`` on in the kernel: ``(actions, State)`` (see :meth:`Runner.state`)."""
     runner = Runner(kernel, state)
-    ks = runner.run(policy_seed, max_decisions, stop_seat, force, greedy=greedy)
+    ks = runner.run(policy_seed, max_decisions, stop_seat, force, greedy=greedy, partners=partners)
     return kernel.actions(ks), runner.state(ks)
 

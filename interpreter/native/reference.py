@@ -31,7 +31,8 @@ def comparable(state) -> dict:
     return data
 
 
-def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None):
+def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
+            partners=False):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
@@ -47,7 +48,7 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
             if taken >= max_moves:
                 break
             mover = state.current_player()
-            if mover == stop_seat and others_moved:
+            if stop_seat is not None and ((mover == stop_seat and others_moved) or (partners and mover != stop_seat)):
                 break
             others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
             if greedy is not None and len(legal) > 1:

@@ -42,6 +42,8 @@ def determinize(state, player: int, rng):
         pool.sort()
         rng.shuffle(pool)
         masks = [game.zone_holds[zone] for zone, _ in places]
+        if any(game.zone_knowledge[zone] is not None for zone, _ in places):
+            masks = _known_masks(state, places, pool, masks)
         if any(mask is not None for mask in masks):
             pool = _deal_within(masks, pool, rng)
         for (zone, i), c in zip(places, pool):
@@ -132,6 +134,38 @@ def _collect_ints(value, found) -> None:
             _collect_ints(item, found)
 
 
+def _known_masks(state, places, pool, masks) -> list:
+    """``masks`` narrowed by the zones' ``knowledge``: each place of such a zone takes only the
+    components of ``pool`` that meet the condition there (``position``: its place in the zone,
+    ``owner``: the zone's owner).  The condition reads only printed attributes and what every seat
+    sees, so it is worked out once per sort of component (components with the same printed
+    attributes)."""
+    game = state.game
+    tables = list(game.attr_tables.values())
+    keys = {c: tuple(table[c] for table in tables) for c in pool}
+    sorts: dict = {}  # printed attributes -> one component with them
+    for c, key in keys.items():
+        sorts.setdefault(key, c)
+    narrowed = []
+    for (zone, i), mask in zip(places, masks):
+        test = game.zone_knowledge[zone]
+        if test is None:
+            narrowed.append(mask)
+            continue
+        env = {"position": i, "owner": game.zone_owner_now(state, zone)}
+        meets = {key: _meets(test, state, dict(env, component=c)) for key, c in sorts.items()}
+        narrowed.append({c: meets[keys[c]] and (mask is None or mask[c]) for c in pool})
+    return narrowed
+
+
+def _meets(test, state, env) -> bool:
+    """Whether a zone's knowledge holds; one that cannot be worked out (a list too short) says nothing."""
+    try:
+        return bool(test(state, env))
+    except RulesRuntimeError:
+        return True
+
+
 def _deal_within(masks, pool, rng, attempts=20) -> list:
     """A dealing of ``pool`` (shuffled) to places that accept only some components (``masks[i]``,
     None for any): the most particular places choose first, each taking the first component of the
@@ -149,7 +183,8 @@ def _deal_within(masks, pool, rng, attempts=20) -> list:
         else:
             return dealt
         rng.shuffle(pool)
-    raise RulesRuntimeError("no dealing of the hidden components meets the zones' 'holds' conditions",
+    raise RulesRuntimeError("no dealing of the hidden components meets the zones' 'holds' and 'knowledge' "
+                            "conditions",
                             hint="search bots skip such a sample")
 
 

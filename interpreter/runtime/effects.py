@@ -98,7 +98,8 @@ def end_game(state, reason=""):
                 Param("number", "int", None), Param("other", "player", None), Param("count", "int", None),
                 Param("to", "player", None)], None,
         "Narrate what happens: the message, with `{player}`, `{other}`, `{component}` (a component or "
-        "a list), `{number}` and `{count}` filled in from the arguments of those names. It goes to "
+        "a list), `{number}` and `{count}` filled in from the arguments of those names, and any other "
+        "field an expression (`{d1 + d2}`, `{top(active.hand)}`), written as `text` writes it. It goes to "
         "everyone, or only to the seat `to` (`to=owner_of(zone)`: the zone's owner). A component is "
         "named only to seats that could see it then; the others read 'a card'.",
         specialized=narration.teller)

@@ -21,6 +21,11 @@ def _elem_of_first(types) -> Type:
     return element_type(types[0]) or ANY
 
 
+def _component_of_zone(types) -> Type:
+    """component (of the kind the zone holds)"""
+    return element_type(types[0]) if types[0].name == "zone" else COMPONENT
+
+
 def _list_like_first(types) -> Type:
     """list of the elements of items"""
     return list_of(element_type(types[0]) or ANY)
@@ -36,7 +41,7 @@ def empty(state, items):
     return not items
 
 
-@fn("top", [Param("zone", "zone")], COMPONENT,
+@fn("top", [Param("zone", "zone")], _component_of_zone,
     "The top component of a zone (the one drawn next). Error if the zone is empty.")
 def top(state, zone):
     cards = state.zones[zone]
@@ -46,7 +51,7 @@ def top(state, zone):
     return cards[-1]
 
 
-@fn("bottom", [Param("zone", "zone")], COMPONENT, "The bottom component of a zone. Error if empty.")
+@fn("bottom", [Param("zone", "zone")], _component_of_zone, "The bottom component of a zone. Error if empty.")
 def bottom(state, zone):
     cards = state.zones[zone]
     if not cards:

@@ -27,6 +27,7 @@ import string
 
 from dsl.errors import RulesRuntimeError
 
+from . import texts
 from .views import component_visible
 
 FIELDS = ("player", "other", "component", "number", "count")
@@ -48,6 +49,44 @@ def add(state, message: str, values: dict, to=None) -> None:
         _fields(message)  # a faulty message: its error
     tell(state, values.get("player"), values.get("component"), values.get("number"), values.get("other"),
          values.get("count"), to)
+
+
+def add_with_fields(state, message: str, given: dict, to, fields) -> None:
+    """Log ``message`` whose expression fields (dsl/messages.py) have the values ``fields``, as
+    ``(field text, value, static type as text)``; ``given`` holds log()'s own arguments.  Each such
+    field is kept as it reads: a seat, components with the seats that see each now, or text."""
+    if type(state.narrative) is tuple:  # muted
+        return
+    own = {name: given.get(name) for name in FIELDS}
+    tell = _teller_of(_without_fields(message, fields))
+    if tell is None:
+        _fields(message, fields)  # a faulty message: its error
+    tell(state, own["player"], own["component"], own["number"], own["other"], own["count"], to)
+    entry = state.narrative[-1]
+    entry["text"] = message
+    for text, value, type_ in fields:
+        entry["values"][text] = _field_record(state, value, type_)
+
+
+def _without_fields(message: str, fields) -> str:
+    """``message`` without its expression fields (what log()'s own teller checks and fills in)."""
+    named = {text for text, _, _ in fields}
+    return "".join(literal.replace("{", "{{").replace("}", "}}") +
+                   ("{" + name + "}" if name is not None and name not in named else "")
+                   for literal, name, _, _ in _parse(message))
+
+
+def _field_record(state, value, type_: str) -> list:
+    """An expression field's value as the narration keeps it, plain data: ``["player", seat]``,
+    ``["component", ids, seen]`` (per component, a bit per seat that sees it now) or ``["text", text]``."""
+    if type_ == "player" and value is not None:
+        return ["player", value]
+    if value is not None and type_ in ("component", "list component"):
+        items = value if isinstance(value, list) else [value]
+        if None in items:
+            raise RulesRuntimeError("log(): a component of the message is none")
+        return ["component", list(items), [_seen_by(state, c) for c in items]]
+    return ["text", texts.text_of(state, value, type_, None)]
 
 
 def teller(message: str):
@@ -147,11 +186,13 @@ def _kept_when_short(function):
     return wrapper
 
 
-def _fields(message: str) -> tuple:
-    """The names of the fields a message uses, each checked."""
+def _fields(message: str, expressions=()) -> tuple:
+    """The names of the fields a message uses, each checked (``expressions``: the message's
+    expression fields, as :func:`add_with_fields` has them)."""
     names = []
+    named = {text for text, _, _ in expressions}
     for _, name, spec, conversion in _parse(message):
-        if name is None:
+        if name is None or name in named:
             continue
         if name not in FIELDS:
             raise RulesRuntimeError(f"log(): the message uses '{{{name}}}', which is no field of log()",
@@ -201,19 +242,44 @@ def render(state, entry: dict, seat) -> dict:
         if name is None:
             continue
         value = values[name]
-        if name in ("player", "other"):
+        if name not in FIELDS:
+            parts += _field_parts(game, value, seat, everyone)
+        elif name in ("player", "other"):
             parts.append({"text": game.player_names[value], "player": value})
         elif name == "component":
-            for i, (c, mask) in enumerate(zip(value, entry["seen"])):
-                if i:
-                    parts.append({"text": " and " if i == len(value) - 1 else ", "})
-                if (mask >> seat & 1) if seat is not None else mask & everyone == everyone:
-                    parts.append({"text": game.names[c], "component": c, "kind": game.kinds[c]})
-                else:
-                    parts.append(_hidden(game, c))
+            parts += _component_parts(game, value, entry["seen"], seat, everyone)
         else:
             parts.append({"text": str(value), "number": value})
     return {"text": "".join(p["text"] for p in parts), "parts": parts, "move": entry["move"]}
+
+
+def _field_parts(game, record: list, seat, everyone: int) -> list:
+    """The parts of an expression field's record (see :func:`_field_record`) as ``seat`` reads it;
+    a ValueError for a record a saved state damaged."""
+    tag = record[0] if type(record) is list and record else None
+    if tag == "text" and len(record) == 2 and type(record[1]) is str:
+        return [{"text": record[1]}]
+    if tag == "player" and len(record) == 2 and type(record[1]) is int and 0 <= record[1] < game.num_players:
+        return [{"text": game.player_names[record[1]], "player": record[1]}]
+    if tag == "component" and len(record) == 3 and type(record[1]) is list and type(record[2]) is list and \
+            len(record[1]) == len(record[2]) and all(type(c) is int and 0 <= c < game.num_components
+                                                     for c in record[1]) and \
+            all(type(m) is int and m >= 0 for m in record[2]):
+        return _component_parts(game, record[1], record[2], seat, everyone)
+    raise ValueError("a field of the message is damaged")
+
+
+def _component_parts(game, items, seen, seat, everyone: int) -> list:
+    """Components named to ``seat`` where their ``seen`` masks say it saw them, else "a card"."""
+    parts = []
+    for i, (c, mask) in enumerate(zip(items, seen)):
+        if i:
+            parts.append({"text": " and " if i == len(items) - 1 else ", "})
+        if (mask >> seat & 1) if seat is not None else mask & everyone == everyone:
+            parts.append({"text": game.names[c], "component": c, "kind": game.kinds[c]})
+        else:
+            parts.append(_hidden(game, c))
+    return parts
 
 
 def _hidden(game, c) -> dict:

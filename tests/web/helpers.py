@@ -55,7 +55,9 @@ def shown_ids(page) -> set:
 
 
 def visible_ids(state, seat) -> set:
-    return {c for c in range(state.game.num_components) if component_visible(state, c, seat)}
+    """The components a seat's page may draw: those it sees, and those it knows (the view's ``known``)."""
+    return {c for c in range(state.game.num_components)
+            if component_visible(state, c, seat) or state.known[c] >> seat & 1}
 
 
 def seat_page(server, context, table, seat=0):

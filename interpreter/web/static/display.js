@@ -219,3 +219,48 @@ function placeOf(zone) {
   }
   return [2, 0];
 }
+
+// ---- what the seat knows but cannot see (the view's `known`: shown it by `show()`, or saw it go
+// where it cannot see) -------------------------------------------------------------------------------
+// Each such card is drawn face up, marked "you know", on the face-down pile of the zone it lies in
+// (view.known names the zone in full: "hand[P2]", "deck", "loot[Card #5]"); one whose zone is not
+// drawn is listed apart, with where it lies.
+let knownByZone = {};   // the zone's full name -> the known cards lying there
+let knownDrawn = null;  // ids drawn so far in this drawing
+
+function setKnown(view) {
+  knownByZone = {};
+  knownDrawn = new Set();
+  for (const comp of view.known || []) (knownByZone[comp.zone] = knownByZone[comp.zone] || []).push(comp);
+}
+
+function knownIn(zone) {
+  return zone === undefined ? [] : knownByZone[zone] || [];
+}
+
+function knownCard(comp, targets) {
+  knownDrawn.add(comp.id);
+  const shown = Object.fromEntries(Object.entries(comp).filter(([k]) => k !== "zone"));
+  const card = cardNode(shown, targets);
+  card.classList.add("known");
+  card.appendChild(el("span", "tag known-tag", "you know"));
+  card.title = `You know this card; the others see it face down.\n${card.title}`;
+  return card;
+}
+
+function knownNotDrawn() {
+  return Object.values(knownByZone).flat().filter(comp => !knownDrawn.has(comp.id));
+}
+
+function knownElsewhereNode(comps, targets) {
+  const box = el("div", "zone known-zone");
+  box.appendChild(el("h3", null, "You know"));
+  const row = el("div", "cards");
+  for (const comp of comps) {
+    const card = knownCard(comp, targets);
+    card.appendChild(el("span", "known-where", `in ${comp.zone}`));
+    row.appendChild(card);
+  }
+  box.appendChild(row);
+  return box;
+}

@@ -8,7 +8,7 @@ let socket = null;
 let last = null;        // the last state message
 let travelling = null;  // the last travel message while replaying
 let retry = 500;
-let hosted = {};         // component id -> the zones it holds, as [zone, content]
+let hosted = {};         // component id -> the zones it holds, as [zone, content, zone's full name]
 let renders = 0;
 let previous = null;     // the view drawn before the last one, and who was to move then
 let lastMove = null;     // what the last move changed on the table: {who, moved: [{id, name, from, to}]}
@@ -68,7 +68,7 @@ function cardNode(comp, targets) {
   const tags = Object.entries(comp).filter(([k, v]) => !["id", "name", "kind"].includes(k) && v === true);
   for (const [key] of tags) card.appendChild(el("span", "tag", label(key)));
   if (lastMove && lastMove.moved.some(m => m.id === comp.id)) card.classList.add("moved");
-  for (const [zone, content] of hosted[comp.id] || []) {
+  for (const [zone, content, instance] of hosted[comp.id] || []) {
     if (isEmpty(content)) continue;
     const held = el("div", "held");
     held.appendChild(el("span", "held-zone", label(zone)));
@@ -76,6 +76,7 @@ function cardNode(comp, targets) {
       for (const inner of content) held.appendChild(cardNode(inner, targets));
     } else {
       held.appendChild(el("span", "held-count", `${content.count} face down`));
+      for (const inner of knownIn(instance)) held.appendChild(knownCard(inner, targets));
       if (content.top) held.appendChild(cardNode(content.top, targets));
     }
     card.appendChild(held);
@@ -99,13 +100,14 @@ function makeTarget(node, choice) {
   node.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
 }
 
-function pileNode(content, targets) {
+function pileNode(content, targets, instance) {  // instance: the zone's full name, as view.known gives it
   const pile = el("div", "pile");
   const back = el("div", "card back");
   back.appendChild(el("span", "count", String(content.count)));
   back.title = `${content.count} face down`;
   if (content.count === 0) back.classList.add("empty");
   pile.appendChild(back);
+  for (const comp of knownIn(instance)) pile.appendChild(knownCard(comp, targets));
   if (content.top) {
     pile.appendChild(cardNode(content.top, targets));
   }
@@ -134,7 +136,7 @@ function gridNode(zoneName, rows, targets) {
   return table;
 }
 
-function zoneContent(zoneName, content, targets) {
+function zoneContent(zoneName, content, targets, instance) {
   if (Array.isArray(content)) {
     const row = el("div", "cards");
     if (!content.length) row.appendChild(el("span", "dim", "empty"));
@@ -152,18 +154,18 @@ function zoneContent(zoneName, content, targets) {
     return row;
   }
   if (content && typeof content === "object" && "grid" in content) return gridNode(zoneName, content.grid, targets);
-  if (content && typeof content.count === "number") return pileNode(content, targets);
+  if (content && typeof content.count === "number") return pileNode(content, targets, instance);
   return el("span", "dim", formatValue(content));
 }
 
-function zoneNode(zoneName, label, content, targets) {  // label: the zone's words
+function zoneNode(zoneName, label, content, targets, instance) {  // label: the zone's words
   const box = el("div", "zone");
   box.dataset.zone = zoneName;
   const count = Array.isArray(content) ? content.length : (content && typeof content.count === "number" ? content.count : null);
   const title = el("h3", null, label);
   if (count !== null) title.appendChild(el("span", "zone-count", ` ${count}`));
   box.appendChild(title);
-  box.appendChild(zoneContent(zoneName, content, targets));
+  box.appendChild(zoneContent(zoneName, content, targets, instance));
   return box;
 }
 
@@ -201,10 +203,10 @@ const HOSTED = /#(\d+)$/;
 
 function zonesInto(container, entries, targets) {
   const empty = [];
-  for (const [zone, words, content] of entries) {
+  for (const [zone, words, content, instance] of entries) {
     if (isHidden(zone)) continue;
     if (isEmpty(content)) empty.push(words);
-    else container.appendChild(zoneNode(zone, words, content, targets));
+    else container.appendChild(zoneNode(zone, words, content, targets, instance));
   }
   if (empty.length) container.appendChild(el("div", "empty-zones", `empty: ${empty.join(", ")}`));
 }
@@ -215,13 +217,14 @@ function drawView(view, seats, targets, scores, offers) {
   const perPlayer = Object.fromEntries(names.map(n => [n, []]));
   const sharedEntries = [];
   hosted = {};
+  setKnown(view);
   for (const [zone, content] of Object.entries(view.zones)) {
-    if (!isGroup(content)) { sharedEntries.push([zone, label(zone), content]); continue; }
+    if (!isGroup(content)) { sharedEntries.push([zone, label(zone), content, zone]); continue; }
     for (const [key, sub] of Object.entries(content)) {
-      const host = HOSTED.exec(key);
-      if (key in perPlayer) perPlayer[key].push([zone, label(zone), sub]);
-      else if (host) (hosted[host[1]] = hosted[host[1]] || []).push([zone, sub]);
-      else sharedEntries.push([zone, `${label(zone)} · ${valueWords(key)}`, sub]);
+      const host = HOSTED.exec(key), instance = `${zone}[${key}]`;
+      if (key in perPlayer) perPlayer[key].push([zone, label(zone), sub, instance]);
+      else if (host) (hosted[host[1]] = hosted[host[1]] || []).push([zone, sub, instance]);
+      else sharedEntries.push([zone, `${label(zone)} · ${valueWords(key)}`, sub, instance]);
     }
   }
   sharedEntries.sort((a, b) => { const [pa, ia] = placeOf(a[0]), [pb, ib] = placeOf(b[0]); return pa - pb || ia - ib; });
@@ -259,6 +262,8 @@ function drawView(view, seats, targets, scores, offers) {
     zonesInto(box, perPlayer[player.name], targets);
     players.appendChild(box);
   });
+  const elsewhere = knownNotDrawn();
+  if (elsewhere.length) shared.appendChild(knownElsewhereNode(elsewhere, targets));
 }
 
 // ---- the last move and the offers ----------------------------------------------------------------
