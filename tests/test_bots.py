@@ -144,3 +144,37 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
         copy.apply_action(mirrored[i])
     assert copy.is_terminal() and copy.returns() == state.returns() and copy.winners() == state.winners()
     assert state.narration() and not copy.narration() and not copy.clone().narration()
+
+
+@pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30"])
+@pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 3), ("pferderennen-mafia", 4),
+                                           ("la-famiglia", 2)])
+def test_search_bots_decide_alike_with_rollouts_in_either_engine(spec, name, players):
+    """flat and mcts draw their playouts from a splitmix stream in both engines (bots/rollouts.py):
+    the native kernel's rollouts give the very decisions the Python engine's do."""
+    from tests.conftest import require_extra, require_program
+    require_extra("cffi", "native")
+    require_program("gcc")
+    from interpreter.native import kernel_for
+    game = load_game(name, players=players)
+    kernel_for(game)  # the bots would fall back to Python without it
+    state, rng, chosen = game.new_initial_state(7), random.Random(7), []
+    while not state.is_terminal() and len(chosen) < 4:
+        actions = state.legal_actions()
+        if len(actions) > 1 and rng.random() < 0.3:
+            seat = state.current_player()
+            sep = "," if ":" in spec else ":"
+            python = make_bot(f"{spec}{sep}engine=python", seat, len(chosen)).choose(state.clone())
+            native = make_bot(f"{spec}{sep}engine=native", seat, len(chosen)).choose(state.clone())
+            assert str(python) == str(native), (name, spec, state.moves)
+            chosen.append(str(python))
+        state.apply_action(actions[rng.randrange(len(actions))])
+    assert chosen
+
+
+def test_the_engine_of_a_bot_is_checked():
+    from dsl.errors import ParameterError
+    with pytest.raises(ParameterError, match="auto, native, python"):
+        make_bot("flat:engine=fortran", 0, 1)
+    with pytest.raises(ParameterError, match="auto, native, python"):
+        make_bot("mcts:engine=gpu", 0, 1)

@@ -87,9 +87,20 @@ def test_simulate_says_which_engine_ran(capsys):
                  "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["engine"] == "native" and result["finished"] == 30 and sum(result["wins"]) >= 20
-    assert main(["simulate", "tic-tac-toe", "-n", "2", "--engine", "native"]) == 0  # flat seats: Python
+    assert main(["simulate", "tic-tac-toe", "-n", "2", "--engine", "native"]) == 0  # flat seats: Python games
     captured = capsys.readouterr()
-    assert "engine: python (native: only random seats run in the kernel so far, not flat)" in captured.err
+    assert ("engine: python (games), rollouts of flat in the native kernel (native: only random seats play whole "
+            "games in the kernel, not flat: the games run in Python)") in captured.err
+    assert main(["compare", "pig", "pig", "-n", "2", "--seats", "flat,mcts:iterations=3", "--engine", "python",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "python" and result["rollouts"] == "python"
+    assert main(["tournament", "pig", "--bots", "flat,random", "-n", "1", "--engine", "native", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rollouts"] == "native"
+    assert main(["sweep", "pig", "--set", "target=20,30", "-n", "1", "--seats", "random,random", "--engine", "native",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["engine"] == "python" and "rollouts" not in result  # no search bot
 
 
 def test_a_second_build_comes_from_the_cache():

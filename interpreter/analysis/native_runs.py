@@ -1,5 +1,6 @@
 """Runs of bot games in the native kernel (interpreter/native/), where it covers the game and the
-seats: the same summary as :func:`.simulation.simulate`, or the reason the run stays in Python.
+seats: the same summary as :func:`.simulation.simulate`, or the reason the run stays in Python; and
+where the search bots of a run play their rollouts (:func:`rollout_engine`).
 
 Game i uses seed ``seed + i`` as in Python; the kernel's random seats draw from their own splitmix
 stream (:func:`policy_seed`), so a native run plays the same kind of games as a Python run of
@@ -10,6 +11,7 @@ import time
 
 from dsl.errors import RulebookError
 
+from ..bots.rollouts import rollout_kernel, searching
 from ..native import NativeUnavailable, kernel_for
 from ..runtime.splitmix import mixed
 from .playing import GameResult, RunSpec
@@ -27,13 +29,27 @@ def native_kernel(game, spec: RunSpec):
     """``(kernel, why)``: the game's kernel if it can play this run, else None and the reason."""
     others = sorted({s for s in spec.seats if s not in NATIVE_SEATS})
     if others:
-        return None, f"native: only {', '.join(NATIVE_SEATS)} seats run in the kernel so far, not {', '.join(others)}"
+        return None, (f"native: only {', '.join(NATIVE_SEATS)} seats play whole games in the kernel, not "
+                      f"{', '.join(others)}: the games run in Python")
     if spec.logs:
         return None, "native: the kernel keeps no game logs; using Python"
     try:
         return kernel_for(game), ""
     except NativeUnavailable as exc:
         return None, str(exc)
+
+
+def rollout_engine(game, spec: RunSpec) -> tuple:
+    """``(bots, engine, why)``: the search bots of the run's seats (flat, mcts), where their
+    rollouts run (native or python; None without such bots) and why not in the kernel."""
+    bots = searching(spec.seats)
+    if not bots:
+        return bots, None, ""
+    if spec.engine == "python":
+        return bots, "python", ""
+    if rollout_kernel(game, spec.engine) is None:
+        return bots, "python", getattr(game, "native_reason", "") or "native: no kernel"
+    return bots, "native", ""
 
 
 def simulate_native(kernel, spec: RunSpec, games: int, on_game=None) -> tuple:

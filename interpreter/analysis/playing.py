@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from dsl.errors import RulebookError
 
 from ..bots import MAX_DECISIONS, bot_seed, make_bot, play_game
+from ..bots.rollouts import with_engine
 from ..game import load_game
 from .match_log import MatchRecorder, log_header
 
@@ -36,6 +37,7 @@ class RunSpec:
     seed: int
     logs: bool = False
     max_decisions: int = MAX_DECISIONS
+    engine: str = "auto"  # where the search bots roll out (python: there, whatever the kernel)
 
 
 class ChoiceCounter:
@@ -58,7 +60,8 @@ class ChoiceCounter:
 
 
 def play_one(game, spec: RunSpec, index: int) -> GameResult:
-    agents = [make_bot(bot, seat, bot_seed(spec.seed, index, seat)) for seat, bot in enumerate(spec.seats)]
+    agents = [make_bot(with_engine(bot, spec.engine), seat, bot_seed(spec.seed, index, seat))
+              for seat, bot in enumerate(spec.seats)]
     state = game.new_initial_state(spec.seed + index)
     recorder = MatchRecorder(log_header(game, spec.seats), spec.seed + index) if spec.logs else None
     counter = ChoiceCounter(recorder.record if recorder else None)

@@ -57,8 +57,10 @@ class Bot:
         """The legal action with the highest total value over ``samples`` determinized worlds (random
         among equals), or over as many worlds as ``seconds`` allow (at least one) when it is above 0.
         For each world, ``make_judge()`` gives ``judge(after)``, the value of the world after one
-        action (it may play on); every action is judged on a copy of the same world.  A dealing the
-        rules cannot go on from (see ``State.determinize``) is skipped."""
+        action (it may play on); every action is judged on a copy of the same world (or, where the
+        judge has ``of_world(world, action)``, by that, which makes the copy itself: see
+        ``bots/rollouts.py``).  A dealing the rules cannot go on from (see ``State.determinize``) is
+        skipped."""
         actions = state.legal_actions()
         totals = [0.0] * len(actions)
         deadline = time.perf_counter() + seconds if seconds else None
@@ -71,13 +73,17 @@ class Bot:
                 continue
             mute(world)  # a search copy: nobody reads its narration
             judge = make_judge()
+            of_world = getattr(judge, "of_world", None)
             by_key = {action_key(a): a for a in world.legal_actions()}
             for i, action in enumerate(actions):
                 mirrored = by_key.get(action_key(action))
                 if mirrored is None:
                     continue
-                after = world.clone()
                 try:
+                    if of_world is not None:
+                        totals[i] += of_world(world, mirrored)
+                        continue
+                    after = world.clone()
                     after.apply_action(mirrored)
                     totals[i] += judge(after)
                 except RulebookError:

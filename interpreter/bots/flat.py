@@ -13,14 +13,14 @@ action on the same worlds and random numbers (common random numbers) makes a few
 Cost per decision: about ``budget`` playouts of one round; with many legal actions the bot takes
 fewer samples each (at least one).  With ``seconds`` above 0 the bot instead samples worlds until that
 much time has passed (at least one world), for comparisons at equal time per decision; its play then
-depends on the machine's speed, like ``mcts:seconds``.
+depends on the machine's speed, like ``mcts:seconds``.  The playouts run in the native kernel where
+it is available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
 """
 from __future__ import annotations
 
-import random
-
 from .base import Bot, register_bot
 from .outcomes import finished_share, open_lead, side_values, sole_win
+from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
 
@@ -34,11 +34,15 @@ class FlatBot(Bot):
                    "turn (at most `depth` decisions; fewer playouts, down to one, when `rollouts` × "
                    "actions exceeds `budget`; or as many as `seconds` per decision allow) on copies with the "
                    "hidden cards dealt anew, judged by who leads by the ruleset's evaluation; the fast "
-                   "default for simulations")
-    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0}
+                   "default for simulations; `engine`: auto (the native kernel where available), python")
+    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto"}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
               "seconds": (0, 86400)}
     strength = ("rollouts", "budget")
+
+    def __init__(self, seat: int, seed: int, **options):
+        super().__init__(seat, seed, **options)
+        checked_engine(self.name, self.settings["engine"])
 
     def choose(self, state):
         actions = state.legal_actions()
@@ -48,15 +52,15 @@ class FlatBot(Bot):
         settings = self.settings
         depth, shared = settings["depth"], settings["shared"]
         samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
+        kernel = rollout_kernel(state.game, settings["engine"])
+
+        def worth(end):
+            value, margin = _judged(end, self.seat, seats, shared)
+            return value + TIE_BREAK * margin / (1 + abs(margin))
 
         def make_judge():
             playout_seed = self.rng.getrandbits(64)  # one per world: every action meets the same luck
-
-            def judge(after):
-                _playout(after, random.Random(playout_seed), depth, self.seat, state.game.ruleset.cooperative)
-                value, margin = _judged(after, self.seat, seats, shared)
-                return value + TIE_BREAK * margin / (1 + abs(margin))
-            return judge
+            return round_judge(kernel, playout_seed, depth, self.seat, worth, state.game.ruleset.cooperative)
 
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 
@@ -80,20 +84,3 @@ def _judged(state, seat: int, seats: int, shared: float) -> tuple:
         return share, 0.0
     sides = seats if state.game.ruleset.team is None else len(side_values(state, [0] * seats)[1])
     return 0.5 * share + 0.5 / sides, margin
-
-
-def _playout(state, rng, depth: int, seat: int, cooperative: bool = False) -> None:
-    """Random play until ``seat`` is to decide again after another seat decided (one round of the
-    table), the game ends, or ``depth`` decisions were played.  In a cooperative game the other
-    seats are partners, not rivals: their random play would only spoil the shared result in every
-    playout (a random partner misfires), so the playout ends where another seat is to decide."""
-    others_moved = False
-    for _ in range(depth):
-        if state.is_terminal():
-            return
-        mover = state.current_player()
-        if (mover == seat and others_moved) or (cooperative and mover != seat):
-            return
-        others_moved = others_moved or mover != seat
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])

@@ -4,7 +4,9 @@ Each iteration deals the hidden part of the game anew from what the searching se
 (``State.determinize``), walks one shared tree with UCB, counting how often each action was
 available, plays the rest of the game at random (up to a depth, then the ruleset's evaluation
 decides), and backs up every seat's share of the result.  The searching seat never reads hidden
-state: its choice depends only on its own view, its knowledge and its random seed.
+state: its choice depends only on its own view, its knowledge and its random seed.  The playouts
+run in the native kernel where it is available (``engine``, see :mod:`interpreter.bots.rollouts`),
+with the same decisions.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from dsl.errors import RulebookError
 from ..runtime.narration import mute
 from .base import Bot, action_key, register_bot
 from .outcomes import rewards
+from .rollouts import checked_engine, rollout, rollout_kernel
 
 
 class Node:
@@ -37,7 +40,7 @@ def outcome(state, seats: int, shared: float = 0.5) -> list:
 
 class Search:
     def __init__(self, seat: int, rng, iterations: int = 200, seconds: float | None = None,
-                 exploration: float = 0.7, rollout_depth: int = 200, shared: float = 0.5):
+                 exploration: float = 0.7, rollout_depth: int = 200, shared: float = 0.5, engine: str = "python"):
         self.seat = seat
         self.rng = rng
         self.iterations = iterations
@@ -45,6 +48,8 @@ class Search:
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         self.shared = shared
+        self.engine = engine
+        self.kernel = None  # the game's native kernel for the playouts, if it has one (see best_action)
         self.iterations_done = 0
         self.failed_samples = 0
 
@@ -53,6 +58,7 @@ class Search:
         if len(legal) == 1:
             return legal[0]
         seats = state.game.num_players
+        self.kernel = rollout_kernel(state.game, self.engine)
         root = Node(seats)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
@@ -96,8 +102,7 @@ class Search:
             action, node = self.select(tried, mover)
             s.apply_action(action)
             path.append(node)
-        self.rollout(s)
-        result = outcome(s, seats, self.shared)
+        result = outcome(self.rollout(s), seats, self.shared)
         for visited in path:
             visited.visits += 1
             reward = visited.reward
@@ -118,11 +123,8 @@ class Search:
         return best
 
     def rollout(self, s):
-        choice, apply, legal, over = self.rng.choice, s.apply_action, s.legal_actions, s.is_terminal
-        for _ in range(self.rollout_depth):
-            if over():
-                return
-            apply(choice(legal()))
+        """``s`` played on at random (see :func:`interpreter.bots.rollouts.rollout`): what to score."""
+        return rollout(self.kernel, s, self.rng.getrandbits(64), self.rollout_depth)
 
 
 @register_bot
@@ -132,8 +134,9 @@ class MctsBot(Bot):
     name = "mcts"
     description = ("information-set Monte Carlo tree search over determinized states; strength by "
                    "iterations per move or seconds per move; a shared win is worth `shared` split "
-                   "among the sharers, a sole win 1")
-    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5}
+                   "among the sharers, a sole win 1; `engine`: auto (playouts in the native kernel where "
+                   "available), python")
+    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "depth": 200, "shared": 0.5, "engine": "auto"}
     limits = {"iterations": (1, 10**7), "seconds": (0, 86400), "c": (0, 100), "depth": (0, 10**6),
               "shared": (0, 1)}
     strength = ("iterations",)
@@ -143,7 +146,8 @@ class MctsBot(Bot):
         settings = self.settings
         self.search = Search(seat, self.rng, iterations=settings["iterations"],
                              seconds=settings["seconds"] or None, exploration=settings["c"],
-                             rollout_depth=settings["depth"], shared=settings["shared"])
+                             rollout_depth=settings["depth"], shared=settings["shared"],
+                             engine=checked_engine(self.name, settings["engine"]))
 
     def choose(self, state):
         return self.search.best_action(state)

@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                                              f"{SIM_BOT} everywhere); bots: flat, random, greedy, mcts")
     cli_runs.add_run_arguments(simulate)
     cli_strength.add_argument(simulate)
-    cli_sim.add_engine_argument(simulate)
+    cli_sim.add_engine_argument(simulate, whole_games=True)
     simulate.add_argument("--log", metavar="FILE",
                           help="write the logs of all games to FILE as one JSON list, for `rulebook replay`")
     simulate.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
@@ -118,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare_cmd.add_argument("--measure", default="win:1",
                              help="with --until-significant: the measure to test: win:SEAT, score:SEAT, "
                                   "length or spread (default win:1, the first seat's win rate)")
+    cli_sim.add_engine_argument(compare_cmd)
     compare_cmd.set_defaults(run=cmd_compare)
 
     sweep = commands.add_parser("sweep", help="simulate every value of one or two parameters with the same "
@@ -130,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--players", type=_positive_int, help="number of players")
     sweep.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
     cli_runs.add_run_arguments(sweep)
+    cli_sim.add_engine_argument(sweep)
     cli_strength.add_argument(sweep)
     sweep.set_defaults(run=cmd_sweep)
 
@@ -140,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                             metavar="NAME=VALUE", help="set a ruleset parameter (repeatable)")
     cli_runs.add_run_arguments(tournament)
+    cli_sim.add_engine_argument(tournament)
     tournament.set_defaults(run=cmd_tournament)
 
     for name, helptext, handler in (

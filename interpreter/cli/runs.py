@@ -69,7 +69,7 @@ def check_specs(specs) -> None:
 
 def run_spec(game, specs, args, logs=False) -> RunSpec:
     return RunSpec(game.path, dict(game.params), game.num_players, list(specs), args.seed, logs,
-                   args.max_decisions)
+                   args.max_decisions, getattr(args, "engine", "auto"))
 
 
 def executor_for(args):

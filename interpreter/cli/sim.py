@@ -12,7 +12,7 @@ from dsl.errors import ParameterError
 
 from ..analysis import display, paired, report, sanity, sides, stats, strength
 from ..analysis.match_log import write_logs
-from ..analysis.native_runs import native_kernel, simulate_native
+from ..analysis.native_runs import native_kernel, rollout_engine, simulate_native
 from ..analysis.simulation import run, simulate, summarize
 from ..analysis.tournament import seat_orders, standings
 from . import strength as cli_strength
@@ -21,10 +21,34 @@ from .runs import check_specs, executor_for, output_console, public_summary, row
 
 
 # ---- simulate -------------------------------------------------------------------------------------
-def add_engine_argument(parser) -> None:
-    parser.add_argument("--engine", choices=("python", "native"), default="python",
-                        help="native: play in the compiled kernel (the [native] extra and a C compiler) where "
-                             "it covers the game and the seats, else in Python, saying why (default: python)")
+def add_engine_argument(parser, whole_games: bool = False) -> None:
+    games = ("native: games of random seats in the compiled kernel (the [native] extra and a C compiler) "
+             "where it covers the game; ") if whole_games else "native: "
+    parser.add_argument("--engine", choices=("auto", "native", "python"), default="auto",
+                        help=f"{games}the rollouts of flat and mcts in the kernel where available, with the "
+                             "same decisions; python: everything in Python; auto (default): native rollouts "
+                             "where available, random seats in Python. native and python say which ran and why")
+
+
+def engine_fields(args, game, spec, kernel=None, why="") -> dict:
+    """Which engine ran (``engine``: the games; ``rollouts``: the search bots' playouts) and why not
+    the kernel (``engine_fallback``); said on stderr when --engine was given."""
+    bots, rollouts, reason = rollout_engine(game, spec)
+    fields = {"engine": "native" if kernel is not None else "python"}
+    if rollouts is not None:
+        fields["rollouts"] = rollouts
+    if why or reason:
+        fields["engine_fallback"] = "; ".join(filter(None, (why, reason)))
+    if getattr(args, "engine", "auto") != "auto" and not args.json:
+        if kernel is not None:
+            built = "from the cache" if kernel.cached else f"built in {kernel.build_seconds:.1f} s"
+            said = f"native (kernel {built}; one process)"
+        else:
+            where = "the native kernel" if rollouts == "native" else "Python"
+            said = "python" + (f" (games), rollouts of {', '.join(bots)} in {where}" if rollouts else "")
+        print(f"engine: {said}" + (f" ({fields['engine_fallback']})" if "engine_fallback" in fields else ""),
+              file=sys.stderr)
+    return fields
 
 
 def cmd_simulate(args, game, specs) -> int:
@@ -33,19 +57,15 @@ def cmd_simulate(args, game, specs) -> int:
     if args.report:
         report.check(args.report)  # before the run: a wrong path or a missing extra fails now
     spec = run_spec(game, specs, args, bool(args.log))
-    native = getattr(args, "engine", "python") == "native"
+    native = getattr(args, "engine", "auto") == "native"
     kernel, why = native_kernel(game, spec) if native else (None, "")
-    if native and not args.json:
-        print(f"engine: native (kernel {'from the cache' if kernel.cached else f'built in {kernel.build_seconds:.1f} s'}; "
-              f"one process)" if kernel is not None else f"engine: python ({why})", file=sys.stderr)
+    engine = engine_fields(args, game, spec, kernel, why)
     with executor_for(args) as executor, progress(args) as bar:
         if kernel is not None:
             summary, results = simulate_native(kernel, spec, args.games, bar.task(game.name, args.games))
         else:
             summary, results = simulate(game, spec, args.games, executor, bar.task(game.name, args.games))
-        summary["engine"] = "native" if kernel is not None else "python"
-        if why:
-            summary["engine_fallback"] = why
+        summary.update(engine)
         if strong:
             stronger = cli_strength.play_strong(game, strong, args, args.games, executor, bar)
     if args.log:
@@ -134,6 +154,7 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
     looks = paired.planned_looks(batch, max_games)
     threshold = paired.spending_threshold(looks) if args.until_significant else paired.ALPHA
     base_spec, variant_spec = run_spec(base_game, specs, args), run_spec(variant_game, specs, args)
+    engine = engine_fields(args, base_game, base_spec)
     base, variant, stopped = [], [], None
     with executor_for(args) as executor, progress(args) as bar:
         tick = bar.task(f"{base_game.name} vs {variant_game.name}", 2 * max_games)
@@ -159,7 +180,7 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
                                      summarize(base, players, 0, specs, base_game.ruleset.best)),
               "variant": public_summary(variant_game, specs, args,
                                         summarize(variant, players, 0, specs, variant_game.ruleset.best)),
-              "comparison": verdict}
+              "comparison": verdict, **engine}
     if strong:
         result["strength_check"] = cli_strength.report(
             specs, strong, strength.effect_check(base, variant, base_strong, variant_strong, players))
@@ -227,6 +248,7 @@ def cmd_tournament(args, game, bots: list) -> int:
     if len(set(bots)) < 2:
         raise ParameterError("a tournament needs at least two different bots", hint="e.g. --bots mcts,greedy")
     check_specs(bots)
+    engine = engine_fields(args, game, run_spec(game, bots, args))
     orders = seat_orders(bots, game.num_players)
     rows, per_order = [], []
     with executor_for(args) as executor, progress(args) as bar:
@@ -241,7 +263,7 @@ def cmd_tournament(args, game, bots: list) -> int:
     table_rows = standings(bots, per_order)
     if args.json:
         print(json.dumps({"game": game.name, "players": game.num_players, "games_per_order": args.games,
-                          "orders": rows, "standings": table_rows}, ensure_ascii=False))
+                          "orders": rows, "standings": table_rows, **engine}, ensure_ascii=False))
         return 0
     console = output_console()
     console.print(Text(f"{game.name}: {len(orders)} seat orders × {args.games} games", style="bold"))

@@ -13,6 +13,7 @@ from ..game import load_game
 from . import strength as cli_strength
 from .progress import progress
 from .runs import check_specs, executor_for, output_console, row_texts, run_spec
+from .sim import engine_fields
 
 
 def cmd_sweep(args, seat_specs) -> int:
@@ -25,6 +26,7 @@ def cmd_sweep(args, seat_specs) -> int:
     if args.report:
         report.check(args.report, formats=(".html", ".htm", ".png"))
     rows, checks = [], []
+    engine = engine_fields(args, first, run_spec(first, specs, args))
     with executor_for(args) as executor, progress(args) as bar:
         tick = bar.task(f"{first.name}: {len(points)} settings", len(points) * args.games)
         for point, game in zip(points, games):
@@ -36,7 +38,7 @@ def cmd_sweep(args, seat_specs) -> int:
     sweep.adjust(rows)
     result = {"game": first.name, "ruleset": first.path, "players": first.num_players, "seats": specs,
               "seed": args.seed, "games_per_point": args.games, "swept": names,
-              "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows}
+              "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows, **engine}
     if strong:
         result["strength_check"] = cli_strength.report(specs, strong, strength.across_points(checks))
     if args.report:

@@ -11,6 +11,7 @@ from dsl import ast, ir
 
 from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ENTRY, ERRORS, PRELUDE
+from .resume import Sites, resume_fields
 from .tables import Tables
 
 VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
@@ -35,6 +36,7 @@ class Emitter:
                                for o in s.options] + [1])
         self.deciding = True
         self.frame = "flow"
+        self.sites = Sites(self)  # the decisions a game can resume at (interpreter/native/resume.py)
 
     # ---- the whole source --------------------------------------------------------------------
     def source(self) -> str:
@@ -50,17 +52,18 @@ class Emitter:
         setup_locals = self._decls()
         self.deciding, self.frame = True, "flow"
         flow = self.block(rs.flow, Scope())
+        self.sites.flow_names = list(self.declared)
         flow_locals = self._decls()
         score = "0"  # Game.score without a 'score'
         if rs.score is not None:
             self.x.check_scalar(rs.score)
             score = self.x.expr(rs.score, Scope({"player": "player"}))
         body = (triggers + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
-                f"static void flow(Ctx *C) {{\n{flow_locals}{flow}}}\n"
+                f"static void flow(Ctx *C) {{\n{flow_locals}{self.sites.prologue()}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         made = "".join(f"C->consts[{i}] = {code};\n" for i, code in enumerate(self.x.constants))
         body += f"static void constants(Ctx *C) {{\n{made}}}\n"
-        return self.header() + f"#define NCONST {len(self.x.constants)}\n" + PRELUDE + body + ENTRY
+        return self.header() + f"#define NCONST {len(self.x.constants)}\n" + PRELUDE + body + ENTRY + self.sites.entry()
 
     def triggers(self) -> str:
         """A C function per trigger (its condition and body, bound to 'component' and 'owner'), and
@@ -106,7 +109,7 @@ class Emitter:
                  f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}",
                  f"#define HAS_TRIGGERS {int(bool(self.rs.triggers))}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
-                 struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
+                 struct_text(game, len(t.vars), len(t.player_vars), self.max_params, len(self.sites.flow_names))]
         lines.append(_table("ZONE_MASK", [-1 if m is None else m for m in game.zone_mask]))  # -1: it depends
         lines.append(_table("ZONE_HOST", [-1 if h is None else h for h in game.zone_host]))
         lines.append(_table("ZONE_VIS", [VISIBILITIES.index(v) if v in VISIBILITIES else len(VISIBILITIES)
@@ -168,7 +171,8 @@ class Emitter:
         if method is None:
             raise Unsupported(f"the statement {type(stmt).__name__}", stmt.position)
         try:
-            return pos + method(stmt, scope)
+            with self.sites.around(stmt):
+                return pos + method(stmt, scope)
         except Unsupported as exc:
             if exc.where is None:
                 exc.where = stmt.position
@@ -265,19 +269,19 @@ class Emitter:
         cond = self.x.expr(stmt.cond, self._scope(scope))
         return f"if ({cond}) {{\n{self.block(stmt.then, scope)}}} else {{\n{self.block(stmt.otherwise, scope)}}}\n"
 
-    def _loop(self, head, body_stmts, scope, where) -> str:
-        """A loop: each round counts a step (runtime/limits.py), at the loop's place."""
-        label = self.x.fresh("loop")
-        reset = "" if self._carries_lists(body_stmts) else "C->top = {mark}; "
+    def _loop(self, head, body_stmts, scope, where, kind="while", hoisted=()) -> str:
+        """A loop: each round counts a step (runtime/limits.py), at the loop's place; ``kind`` and
+        the C variables of its rounds (``hoisted``) tell a resumed game where it stands in it."""
+        label, mark = self.x.fresh("loop"), self.sites.hoist("m")
+        reset = "" if self._carries_lists(body_stmts) else f"C->top = {mark}; "
         self.loops.append(label)
         try:
-            body = self.block(body_stmts, scope)
+            with self.sites.loop(kind, hoisted + (mark,)):
+                body = self.block(body_stmts, scope)
         finally:
             self.loops.pop()
-        mark = self.x.fresh("m")
-        reset = reset.format(mark=mark)
         step = f"C->pos = {self.tables.position(where)}; C->frame = {self._frame()}; STEP(C);"
-        return (f"{{ int64_t {mark} = C->top; {head} {{ {reset}{step}\n{body}{label}_next: ; }}\n"
+        return (f"{{ {mark} = C->top; {head} {{ {reset}{step}\n{body}{label}_next: ; }}\n"
                 f"{label}_end: ; }}\n")
 
     def _frame(self) -> int:
@@ -303,24 +307,25 @@ class Emitter:
         if stmt.limit:
             raise Unsupported("a while loop with a limit", stmt.position)
         cond = self.x.expr(stmt.cond, self._scope(scope))
-        return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)
+        return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)  # no state of its rounds
 
     def _s_repeat(self, stmt, scope) -> str:
-        count, i = self.x.fresh("n"), self.x.fresh("i")
+        count, i = self.sites.hoist("n"), self.sites.hoist("i")
         value = self.x.expr(stmt.count, self._scope(scope))
-        head = (f"int64_t {count} = {value}; if ({count} > 1000000) fail(C, E_repeat, {count}, 0); "
-                f"for (int64_t {i} = 0; {i} < {count}; {i}++)")
-        return self._loop(head, stmt.body, scope, stmt.position)
+        head = (f"{count} = {value}; if ({count} > 1000000) fail(C, E_repeat, {count}, 0); "
+                f"for ({i} = 0; {i} < {count}; {i}++)")
+        return self._loop(head, stmt.body, scope, stmt.position, "repeat", (count, i))
 
     def _s_for(self, stmt, scope) -> str:
         source = self.x.as_list(stmt.source, self._scope(scope))
-        h, i = self.x.fresh("h"), self.x.fresh("i")
+        h, i = self.sites.hoist("h"), self.sites.hoist("i")
         var = self.local(stmt.var)
-        head = f"int64_t {h} = {source}; for (int64_t {i} = 0; {i} < LEN({h}); {i}++)"
+        head = f"{h} = {source}; for ({i} = 0; {i} < LEN({h}); {i}++)"
         label = self.x.fresh("loop")
         self.loops.append(label)
         try:
-            body = self.block(stmt.body, scope)
+            with self.sites.loop("for", (h, i)):
+                body = self.block(stmt.body, scope)
         finally:
             self.loops.pop()
         step = f"C->pos = {self.tables.position(stmt.position)}; C->frame = {self._frame()}; STEP(C);"
@@ -344,7 +349,7 @@ class Emitter:
         player = self.x.expr(stmt.player, sc)
         seat, mark = self.x.fresh("p"), self.x.fresh("m")
         where = self.tables.position(stmt.position)
-        parts = [f"{{ int64_t {mark} = C->top; C->s->cand_n = 0; int64_t {seat} = {player};\n"]
+        parts = [f"{self.sites.site(stmt)}{{ int64_t {mark} = C->top; C->s->cand_n = 0; int64_t {seat} = {player};\n"]
         numbers = []
         for option in stmt.options:
             numbers.append(len(self.tables.options))
@@ -431,7 +436,7 @@ def _table(name, values) -> str:
     return f"static const int64_t {name}[{len(values)}] = {{{', '.join(str(int(v)) for v in values)}}};"
 
 
-def struct_text(game, nvars, npvars, max_params) -> str:
+def struct_text(game, nvars, npvars, max_params, nflow=0) -> str:
     """The kernel's state: flat arrays (the same text in the C source and in cffi's declarations)."""
     nc, nz, ncell = max(game.num_components, 1), len(game.zone_names), max(len(game.cell_zone), 1)
     return (f"typedef struct {{ int64_t zlen[{nz}]; int64_t zitems[{nz}][{nc}]; int64_t loc[{nc}]; "
@@ -440,8 +445,8 @@ def struct_text(game, nvars, npvars, max_params) -> str:
             f"int64_t vars[{max(nvars, 1)}]; "
             f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; int64_t lvars[{max(nvars, 1)}][{LCAP + 1}]; "
             f"int64_t lpvars[{max(npvars, 1)}][{game.num_players}][{LCAP + 1}]; uint64_t rng; uint64_t policy_rng; "
-            f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; "
+            f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; {resume_fields(game, nflow)}"
             f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
-            f"int64_t returns[{game.num_players}]; }} KS;")
+            f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; }} KS;")
 

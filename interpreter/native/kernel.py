@@ -60,9 +60,10 @@ def kernel_for(game) -> "Kernel":
         raise NativeUnavailable(f"native: the kernel's C source would be {len(source) // 1000:,} kB, more than "
                                 f"{MAX_SOURCE // 1000:,} kB (definitions expand where they are used); using Python")
     started = time.perf_counter()
-    module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars),
-                                                        len(emitter.tables.player_vars), emitter.max_params))
+    module, cached = _compiled(cffi, source, struct_text(game, len(emitter.tables.vars), len(emitter.tables.player_vars),
+                                                        emitter.max_params, len(emitter.sites.flow_names)))
     kernel = Kernel(game, module, emitter.tables, time.perf_counter() - started, cached)
+    kernel.sites = emitter.sites
     game._native_kernel = kernel
     return kernel
 
@@ -78,10 +79,10 @@ def _compiled(cffi, source, struct):
     cached = bool(found)
     if not found:
         ffi = cffi.FFI()
-        ffi.cdef(struct + "\nint64_t k_play(KS *s);\n"
+        ffi.cdef(struct + "\nint64_t k_play(KS *s);\nint64_t k_resume(KS *s);\n"
                  "int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, "
                  "int64_t *totals, KS *work);")
-        ffi.set_source(name, source, extra_compile_args=["-O2", "-std=gnu11", "-fwrapv", "-w"])
+        ffi.set_source(name, source, extra_compile_args=["-O2", "-std=gnu11", "-fwrapv", "-w", "-Wno-misleading-indentation"])
         with tempfile.TemporaryDirectory(dir=folder) as work:
             try:
                 built = ffi.compile(tmpdir=work, verbose=False)
@@ -115,29 +116,32 @@ class Kernel:
         """The state before setup (``Game.state_before_setup``) as the kernel's arrays."""
         return self.arrays(self.game.state_before_setup())
 
-    def arrays(self, s):
+    def arrays(self, s, ks=None):
         """The kernel's arrays of a state's data (zones, places, cells, what each seat knows, marks,
-        variables, the generator): everything but the flow's stack, which the kernel does not resume
-        yet.  ``state(arrays(s))`` gives back that data exactly."""
-        game, ks = self.game, self.ffi.new("KS *")
+        variables, the generator), written into ``ks`` (a new buffer if None): everything but the
+        flow's stack (see :mod:`.playout`).  ``state(arrays(s))`` gives back that data exactly."""
+        game = self.game
+        ks = self.ffi.new("KS *") if ks is None else ks
         if s.chance is not None:
             raise NativeUnavailable("native: a state in explicit chance mode; using Python")
+        zitems = ks.zitems
         for z, cards in enumerate(s.zones):
             ks.zlen[z] = len(cards)
-            for i, c in enumerate(cards):
-                ks.zitems[z][i] = c
-        for c in range(game.num_components):
-            ks.loc[c] = s.loc[c]
-            ks.cell_of[c] = -1 if s.cell_of[c] is None else s.cell_of[c]
-            ks.known[c] = s.known[c]
-        for cell in range(len(game.cell_zone)):
-            ks.cells[cell] = -1 if s.cells[cell] is None else s.cells[cell]
-        for z, seats in enumerate(s.blind_to):
-            ks.blind_to[z] = seats
+            if cards:
+                zitems[z][0:len(cards)] = cards
+        n = game.num_components
+        if n:
+            ks.loc[0:n] = s.loc
+            ks.cell_of[0:n] = [-1 if c is None else c for c in s.cell_of]
+            ks.known[0:n] = s.known
+        if s.cells:
+            ks.cells[0:len(s.cells)] = [-1 if c is None else c for c in s.cells]
+        ks.blind_to[0:len(s.blind_to)] = s.blind_to
         for m, name in enumerate(game.mark_names):
-            for c, value in enumerate(s.marks[name]):
-                ks.marks[m][c] = 0 if value is None else value
-                ks.has_mark[m][c] = value is not None
+            values = s.marks[name]
+            if values:
+                ks.marks[m][0:n] = [0 if v is None else v for v in values]
+                ks.has_mark[m][0:n] = [v is not None for v in values]
         for i, name in enumerate(self.tables.vars):
             self._store(ks.vars, ks.lvars, i, s.vars[name])
         for i, name in enumerate(self.tables.player_vars):
@@ -149,6 +153,7 @@ class Kernel:
         ks.end_reason = -1 if s.end_reason is None else self.tables.text(s.end_reason)
         ks.over = s.over
         ks.cap = 100_000
+        ks.site = ks.force = ks.stop_seat = ks.greedy_ppm = -1  # from the start, the policy uniform (resume.py)
         return ks
 
     def _store(self, numbers, lists, i, value) -> None:

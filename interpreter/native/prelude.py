@@ -79,6 +79,26 @@ static inline int64_t FMOD(Ctx *C, int64_t a, int64_t b) {
 }
 static inline int64_t ABS(Ctx *C, int64_t a) { return a < 0 ? NEG(C, a) : a; }
 
+/* the arena of lists: one per thread, made at its first game and kept (its pages stay mapped);
+   a second for the games a greedy policy plays one step ahead inside a game (NEST 1), which start
+   from a copy of the outer arena (NEST_SRC, NEST_LEN: see GREEDY in resume.py) */
+static __thread int64_t *ARENA_MEM[2] = {NULL, NULL};
+static __thread int NEST = 0;
+static __thread const int64_t *NEST_SRC = NULL;
+static __thread int64_t NEST_LEN = 0;
+static int64_t *arena_get(void) {
+    if (!ARENA_MEM[NEST]) ARENA_MEM[NEST] = (int64_t *)malloc(ARENA * sizeof(int64_t));
+    return ARENA_MEM[NEST];
+}
+static int64_t GREEDY(Ctx *C);
+/* a run's context on the state s (1: no memory for its arena) */
+static int ctx_start(Ctx *C, KS *s) {
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
+    C->arena = arena_get();
+    s->n_log = 0; s->err = 0;
+    if (!C->arena) { s->err = E_memory; return 1; }
+    return 0;
+}
 /* lists: a handle h into the arena, arena[h] the length, arena[h + 1 ...] the items */
 static inline int64_t NEWLIST(Ctx *C, int64_t n) {
     if (n > MAX_ITEMS) fail(C, E_list_long, n, 0);
@@ -356,13 +376,34 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
     for (int64_t i = 0; i < n; i++) s->cand[s->cand_n][1 + i] = values[i];
     s->cand_n += 1;
 }
-/* the seat's policy picks a candidate: uniform from the policy's own splitmix stream */
+/* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
+   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0); it stops at
+   s->cap decisions, or where s->stop_seat is to decide again after another seat decided, or
+   (s->stop_partners) where another seat is to decide (a bot's rollout: interpreter/bots/flat.py) */
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
-    s->policy_rng += GAMMA;
-    int64_t i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
-    if (s->n_log < MAXLOG) memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));  /* the first MAXLOG kept */
+    int64_t i = s->force;
+    if (i >= 0) {
+        s->force = -1;
+        if (i >= s->cand_n) fail(C, E_index, i, s->cand_n);
+    } else {
+        if (s->stop_seat >= 0) {
+            if (s->decider != s->stop_seat) {
+                if (s->stop_partners) longjmp(C->jb, 3);  /* a cooperative game: a partner's turn */
+                s->others_moved = 1;
+            } else if (s->others_moved) longjmp(C->jb, 3);
+        }
+        if (s->greedy_ppm >= 0 && s->cand_n > 1) i = GREEDY(C);
+        else {
+            s->policy_rng += GAMMA;
+            i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
+        }
+    }
+    if (s->n_log < MAXLOG) {  /* the first MAXLOG kept: the action, and its place among the legal ones */
+        memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));
+        s->picks[s->n_log] = i;
+    }
     s->n_log += 1;
     s->moves += 1;
     return i;
@@ -377,10 +418,8 @@ ENTRY = r"""
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
-    C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
-    if (!C->arena) { s->err = E_memory; return 1; }
-    s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
+    if (ctx_start(C, s)) return 1;
+    s->decider = -1; s->end_reason = -1;
     int r = setjmp(C->jb);
     if (r == 0) {
         constants(C);
@@ -389,12 +428,11 @@ int64_t k_play(KS *s) {
         C->steps = 0;
         flow(C);
     }
-    if (r == 1 || r == 3) { free(C->arena); return r == 1 ? 1 : 2; }
+    if (r == 1 || r == 3) { return r == 1 ? 1 : 2; }
     s->over = 1; s->decider = -1;
     r = setjmp(C->jb);
-    if (r != 0) { free(C->arena); return 1; }
+    if (r != 0) { return 1; }
     for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
-    free(C->arena);
     return 0;
 }
 

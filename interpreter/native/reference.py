@@ -29,3 +29,54 @@ def comparable(state) -> dict:
     data = state.to_dict()
     data.pop("narrative")
     return data
+
+
+def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
+            partners=False):
+    """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
+    ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
+    policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
+    decisions, or ``stop_seat`` to decide again after another seat decided.  ``(actions, state)``;
+    the state is changed in place."""
+    z = policy_seed & MASK64
+    actions, others_moved, taken = [], False, 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if first is not None:
+            action, first = legal[first], None
+        else:
+            if taken >= max_moves:
+                break
+            mover = state.current_player()
+            if stop_seat is not None and ((mover == stop_seat and others_moved) or (partners and mover != stop_seat)):
+                break
+            others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
+            if greedy is not None and len(legal) > 1:
+                z, action = greedy_pick(state, legal, z, greedy)
+            else:
+                z = (z + GOLDEN_GAMMA) & MASK64
+                action = legal[mixed(z) % len(legal)]
+            taken += 1
+        actions.append((action.option.name, tuple(None if isinstance(v, list) else v for v in action.values)))
+        state.apply_action(action)
+    return actions, state
+
+
+def greedy_pick(state, legal, z: int, epsilon: float) -> tuple:
+    """``(z, action)``: the kernel's greedy policy (``GREEDY`` in resume.py) from the splitmix state
+    ``z``: uniform with chance ``epsilon`` (in millionths), else the action after which the seat
+    deciding has the highest evaluation (one step ahead: to the next decision or the end), uniform
+    among equals."""
+    z = (z + GOLDEN_GAMMA) & MASK64
+    if mixed(z) % 1_000_000 < min(1_000_000, max(0, round(epsilon * 1_000_000))):
+        z = (z + GOLDEN_GAMMA) & MASK64
+        return z, legal[mixed(z) % len(legal)]
+    seat, values = state.current_player(), []
+    for action in legal:
+        after = state.clone()
+        after.apply_action(action)
+        values.append(after.evaluate(seat))
+    best = max(values)
+    tied = [a for a, v in zip(legal, values) if v == best]
+    z = (z + GOLDEN_GAMMA) & MASK64
+    return z, tied[mixed(z) % len(tied)]

@@ -1,0 +1,127 @@
+"""The random playouts of the search bots (``flat``, ``mcts``), in the native kernel or in Python.
+
+Both engines play the same playout: a uniform choice among the legal actions from a splitmix64
+stream seeded by the bot (``legal[mixed(z) % len(legal)]``, ``z`` stepping by the golden gamma, as
+the kernel's ``PICK``), so a bot makes the same decisions whichever engine rolls out.  A bot's
+``engine`` option: ``python``; ``native`` or ``auto`` (the default), the kernel where it is
+available (the ``[native]`` extra, a C compiler, the ruleset's constructs, a state it can resume
+from), else Python, with the same decisions.
+"""
+from __future__ import annotations
+
+from dsl.errors import ParameterError
+
+from .base import BOTS, parse_spec
+from ..native import NativeUnavailable, kernel_for
+from ..native.playout import Runner
+from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
+
+ENGINES = ("auto", "native", "python")
+
+
+def checked_engine(bot: str, engine: str) -> str:
+    if engine not in ENGINES:
+        raise ParameterError(f"option 'engine' of bot '{bot}' is one of {', '.join(ENGINES)}, not '{engine}'")
+    return engine
+
+
+def searching(specs) -> list:
+    """The names of the bots among ``specs`` that roll out (those with an ``engine`` option)."""
+    names = {parse_spec(spec)[0] for spec in specs}
+    return sorted(name for name in names if "engine" in getattr(BOTS.get(name), "options", {}))
+
+
+def with_engine(spec: str, engine: str) -> str:
+    """A bot spec told to roll out in Python when ``engine`` is python and it names no engine of its
+    own; any other spec as it is (the bots use the kernel where they can)."""
+    name, options = parse_spec(spec)
+    if engine != "python" or name not in searching([spec]) or "engine" in options:
+        return spec
+    return f"{spec}{',' if ':' in spec else ':'}engine=python"
+
+
+def rollout_kernel(game, engine: str):
+    """The game's native kernel for rollouts, or None (Python): ``engine`` python, or no kernel
+    (the reason is kept on the game as ``native_reason``)."""
+    if engine == "python":
+        return None
+    kernel = getattr(game, "_native_kernel", None)
+    if kernel is not None or getattr(game, "native_reason", None) is not None:
+        return kernel
+    try:
+        kernel = kernel_for(game)
+    except NativeUnavailable as exc:
+        game.native_reason = str(exc)
+        return None
+    if not kernel.sites.values_ok:
+        game.native_reason = ("native: the kernel does not translate the score, tie-breaks, evaluation or team; "
+                              "using Python")
+        return None
+    return kernel
+
+
+def play_uniform(state, seed: int, depth: int, seat=None, partners: bool = False) -> None:
+    """Play ``state`` on in Python: ``depth`` decisions at most, uniform from the splitmix stream of
+    ``seed``, until the game ends or (``seat`` given) ``seat`` is to decide again after another
+    seat decided, or (``partners``: a cooperative game) another seat is to decide."""
+    z = seed & MASK64
+    others_moved = False
+    for _ in range(depth):
+        if state.is_terminal():
+            return
+        if seat is not None:
+            mover = state.current_player()
+            if (mover == seat and others_moved) or (partners and mover != seat):
+                return
+            others_moved = others_moved or mover != seat
+        legal = state.legal_actions()
+        z = (z + GOLDEN_GAMMA) & MASK64
+        state.apply_action(legal[mixed(z) % len(legal)])
+
+
+def runner(kernel, state):
+    """A :class:`interpreter.native.playout.Runner` of ``state``, or None where it cannot resume
+    (then the bot plays on in Python)."""
+    try:
+        return Runner(kernel, state)
+    except NativeUnavailable:
+        return None
+
+
+def rollout(kernel, state, seed: int, depth: int):
+    """``state`` played on ``depth`` decisions at most (mcts): in the kernel, what it ended as
+    (a :class:`interpreter.native.judge.Judged`: enough to score it), else ``state`` itself, played
+    on in Python."""
+    if kernel is not None and not state.is_terminal():
+        found = runner(kernel, state)
+        if found is not None:
+            return found.judged(found.run(seed, depth, values=True))
+    play_uniform(state, seed, depth)
+    return state
+
+
+def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False):
+    """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
+    after another seat's (``partners``, a cooperative game: until another seat's turn; at most
+    ``depth`` decisions); and ``judge.of_world(world, action)``, the
+    same for the world after ``action``, which ``Bot.best_by_samples`` calls: in the kernel the world
+    is loaded once and every action played from a copy of it."""
+    held = [None, None, None]  # the world, its runner, the index of each of its legal actions
+
+    def judge(after):
+        play_uniform(after, seed, depth, seat, partners)
+        return worth(after)
+
+    def of_world(world, action):
+        if held[0] is not world:
+            held[0], held[1] = world, runner(kernel, world) if kernel is not None else None
+            held[2] = {id(a): i for i, a in enumerate(world.legal_actions())}
+        if held[1] is not None and id(action) in held[2]:
+            found = held[1]
+            ks = found.run(seed, depth, seat, held[2][id(action)], values=True, partners=partners)
+            return worth(found.judged(ks))
+        after = world.clone()
+        after.apply_action(action)
+        return judge(after)
+    judge.of_world = of_world
+    return judge

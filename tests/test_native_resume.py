@@ -1,0 +1,167 @@
+"""Playing on in the native kernel from states the Python engine reached (interpreter/native/resume.py,
+playout.py): the same actions and the same final state as the Python engine with the same seeded
+policy, from every kind of decision (inside called procedures, loops, inlined calls)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.game import load_game
+from tests.conftest import require_extra, require_program
+
+require_extra("cffi", "native")
+require_program("gcc")
+
+from interpreter.native import NativeUnavailable, kernel_for  # noqa: E402
+from interpreter.native.playout import Runner, playout  # noqa: E402
+from interpreter.native.reference import comparable, play_on  # noqa: E402
+
+GAMES = [("gangster", None), ("gangster", 4), ("la-famiglia", None), ("mafiadollar", 3),
+         ("pferderennen-mafia", None), ("pig", 3), ("tic-tac-toe", None), ("connect-four", None),
+         ("kuhn-poker", None), ("leduc-poker", None), ("liars-dice", None), ("goofspiel", None),
+         ("cant-stop", None), ("no-thanks", None), ("reversi", None), ("sushi-go", None)]
+LONG = {"gangster", "mafiadollar", "pferderennen-mafia", "cant-stop", "no-thanks", "reversi", "sushi-go"}  # long games: fewer states in CI
+
+
+def _states(game, seeds, every):
+    """States the Python engine reaches in seeded random games, every ``every``-th decision."""
+    for seed in seeds:
+        s, rng, step = game.new_initial_state(seed), random.Random(seed), 0
+        while not s.is_terminal():
+            if step % every == 0:
+                yield seed * 1000 + step, s.clone()
+            actions = s.legal_actions()
+            s.apply_action(actions[rng.randrange(len(actions))])
+            step += 1
+
+
+def _check(name, players, seeds, every) -> int:
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, seeds, every):
+        native_actions, native_state = playout(kernel, state, policy)
+        python_actions, python_state = play_on(state.clone(), policy)
+        assert native_actions == python_actions, (name, policy)
+        assert comparable(native_state) == comparable(python_state), (name, policy)
+        seat = state.current_player()
+        first = policy % len(state.legal_actions())
+        native_actions, native_state = playout(kernel, state, policy, 12, stop_seat=seat, force=first)
+        python_actions, python_state = play_on(state.clone(), policy, 12, stop_seat=seat, first=first)
+        assert native_actions == python_actions, (name, policy, "stopped")
+        assert comparable(native_state) == comparable(python_state), (name, policy, "stopped")
+        if not native_state.is_terminal():  # taken again in Python: narration and legal actions too
+            assert native_state.to_dict() == python_state.to_dict()
+            assert native_state.legal_actions() == python_state.legal_actions()
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_the_kernel_plays_on_from_python_states_as_python_does(name, players):
+    assert _check(name, players, [1] if name in LONG else [1, 2, 3], 25 if name in LONG else 2) >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, players", GAMES)
+def test_the_kernel_plays_on_from_python_states_as_python_does_many(name, players):
+    assert _check(name, players, range(10, 40), 2) >= 30
+
+
+def test_a_runner_plays_copies_of_one_state_alike():
+    game = load_game("mafiadollar", players=3)
+    state = next(s for _, s in _states(game, [5], 1) if len(s.stack) > 2)  # inside two called procedures
+    runner = Runner(kernel_for(game), state)
+    first = runner.state(runner.run(77, stop_seat=state.current_player(), force=0))
+    again = runner.state(runner.run(77, stop_seat=state.current_player(), force=0))
+    other = runner.state(runner.run(78))
+    assert first.to_dict() == again.to_dict()
+    assert other.is_terminal() and comparable(other) == comparable(play_on(state.clone(), 78)[1])
+
+
+def test_a_state_that_cannot_resume_says_why():
+    game = load_game("pig")
+    state = game.new_initial_state(3)
+    state.failure = "an earlier error"
+    with pytest.raises(NativeUnavailable, match="broken"):
+        playout(kernel_for(game), state, 1)
+    state = game.new_initial_state(3)
+    state.stack[-1][2]["stray"] = "a text the kernel never saw"
+    state.stack[-1][1] += 1  # a frame at no decision
+    with pytest.raises(NativeUnavailable, match="cannot be resumed"):
+        playout(kernel_for(game), state, 1)
+
+
+@pytest.mark.parametrize("name, players", [("gangster", None), ("mafiadollar", 3), ("pferderennen-mafia", None),
+                                           ("la-famiglia", None), ("pig", 3), ("tic-tac-toe", None)])
+def test_the_greedy_policy_with_epsilon_plays_as_in_python(name, players):
+    """Every seat greedy by the evaluation one step ahead (each candidate played to the next
+    decision in a copy resumed at this one), uniform with chance epsilon: the kernel and
+    reference.play_on take the same actions to the same state."""
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, [2], 25 if name in LONG else 3):
+        for epsilon in (0.0, 0.25):
+            native_actions, native_state = playout(kernel, state, policy, 30, greedy=epsilon)
+            python_actions, python_state = play_on(state.clone(), policy, 30, greedy=epsilon)
+            assert native_actions == python_actions, (name, policy, epsilon)
+            assert comparable(native_state) == comparable(python_state), (name, policy, epsilon)
+            checked += 1
+    assert checked >= 2
+
+
+def test_runners_in_threads_keep_apart():
+    """The kernel runs without the GIL: each thread plays in buffers of its own (the web server's
+    bots think in worker threads)."""
+    import threading
+    game = load_game("pferderennen-mafia")
+    kernel = kernel_for(game)
+    starts = [state for _, state in _states(game, [3], 40)][:4]
+    expected = [comparable(playout(kernel, s, 11)[1]) for s in starts]
+    found: dict = {}
+
+    def work(k):
+        found[k] = [comparable(playout(kernel, s, 11)[1]) for _ in range(5) for s in starts]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(found[k] == expected * 5 for k in range(3))
+
+
+def test_a_saved_state_with_locals_of_the_wrong_kind_does_not_resume():
+    """Saved states are untrusted: a local or a loop's slot holding what the kernel would misread
+    (a number where it keeps a list, a place past its list) is refused, never run."""
+    game = load_game("pferderennen-mafia")
+    kernel = kernel_for(game)
+    state = next(s for _, s in _states(game, [0], 1) if any(k.startswith("$") for k in s.stack[-1][2]))
+    slot = next(k for k in state.stack[-1][2] if k.startswith("$"))
+    broken = state.clone()
+    broken.stack[-1][2][slot][1] = 99
+    with pytest.raises(NativeUnavailable, match="out of range"):
+        playout(kernel, broken, 1)
+    broken = state.clone()
+    broken.stack[-1][2][slot][0] = 12345
+    with pytest.raises(NativeUnavailable, match="out of range"):
+        playout(kernel, broken, 1)
+    listed = next(name for name, value in state.stack[-1][2].items() if isinstance(value, list) and name[0] != "$")
+    broken = state.clone()
+    broken.stack[-1][2][listed] = 10 ** 6  # a number where the kernel keeps a list: left at an empty one
+    assert playout(kernel, broken, 1)[1] is not None
+
+
+@pytest.mark.parametrize("name, players", [("pferderennen-mafia", None), ("mafiadollar", 3)])
+def test_a_playout_stops_at_a_partners_turn_as_in_python(name, players):
+    """flat in a cooperative game stops where another seat is to decide (bots/rollouts.py): the
+    kernel's stop_partners and the reference's ``partners`` stop at the same decision."""
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    for policy, state in _states(game, [4], 20):
+        seat = state.current_player()
+        native = playout(kernel, state, policy, 50, stop_seat=seat, force=0, partners=True)
+        python = play_on(state.clone(), policy, 50, stop_seat=seat, first=0, partners=True)
+        assert native[0] == python[0] and comparable(native[1]) == comparable(python[1]), (name, policy)
