@@ -251,6 +251,7 @@ class Server:
             live.process.close()
             raise Problem(self.without_paths(exc.message)) from None
         self.kick_bots(live)
+        self.unload_if_idle(live)  # no bot plays it: its process ends until the first visitor comes
         tokens = answer["tokens"]
         seats_out = [{"seat": s, "name": answer["player_names"][s], "spec": spec,
                       "link": f"/table/{live.id}#seat={tokens[str(s)]}" if str(s) in tokens else None}

@@ -36,10 +36,9 @@ async def serve(server, websocket: WebSocket, rate: limits.RateLimit) -> None:
         return
     entry = (websocket, seat)
     try:
-        async with live.lock:
+        async with live.lock:  # its first message before any broadcast to it
             live.connections.append(entry)
-            first = live.take(await server.call(live, "messages", [seat]))[seat]
-        await websocket.send_text(first)
+            await websocket.send_text(live.take(await server.call(live, "messages", [seat]))[seat])
         while True:
             try:
                 command = await _receive(websocket, rate)
