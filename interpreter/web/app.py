@@ -76,7 +76,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
         return endpoint
 
     async def rulesets(request):
-        entries = await asyncio.to_thread(server.catalog.entries)
+        entries = server.catalog.entries() if server.catalog.read else await asyncio.to_thread(server.catalog.entries)
         bots = [{"name": name, "description": cls.description, "options": {k: v for k, v in cls.options.items()}}
                 for name, cls in sorted(BOTS.items())]
         return JSONResponse({"rulesets": entries, "bots": bots})
@@ -187,6 +187,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
     @contextlib.asynccontextmanager
     async def lifespan(app):
         await asyncio.to_thread(processes.warm_up)  # the server of table processes, before the first table
+        await asyncio.to_thread(server.catalog.entries)  # the lobby's list, read once before the first visitor
         yield
         for live in list(server.live.values()):  # on shutdown: every live table written once more
             if live.bot_task is not None:

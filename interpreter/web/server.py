@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import re
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from dsl.errors import RulebookError
 
@@ -80,6 +82,7 @@ class Server:
         self.reports: dict = {}
         self.design_slots = {"check": asyncio.Semaphore(2), "simulate": asyncio.Semaphore(1)}  # checks never
         self.design_waiting = {"check": 0, "simulate": 0}  # wait behind simulations
+        self.design_threads = ThreadPoolExecutor(3, "designer")  # each waits for a sandbox: not the loop's threads
         self.design_by_client: dict = {}  # address -> its checks and simulations under way or waiting
         self.connections: dict = {}  # address -> open websockets
 
@@ -337,8 +340,9 @@ class Server:
             async with self.design_slots[function]:
                 self.design_waiting[function] -= 1
                 waiting = False
-                return await asyncio.to_thread(sandbox.run, function, seconds, args[0],
-                                               str(self.catalog.folder), *args[1:])
+                return await asyncio.get_running_loop().run_in_executor(
+                    self.design_threads, functools.partial(sandbox.run, function, seconds, args[0],
+                                                           str(self.catalog.folder), *args[1:]))
         except (sandbox.SandboxTimeout, OSError) as exc:
             return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
                                              "message": f"the work on this ruleset was {exc}"}]}

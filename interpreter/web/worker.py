@@ -24,6 +24,7 @@ from .tables import Table
 
 MEMORY_EXIT = 3  # the exit status of a table's process that ran out of memory
 MAX_REQUEST = 1 << 20  # bytes of one request from the server
+LONG_SECONDS = 0.25  # CPU seconds of one request after which the process yields to all others
 
 
 def cpu_seconds() -> float:
@@ -59,6 +60,23 @@ def allow_one_decision(decision_seconds: float, table_seconds: float) -> None:
     try:
         resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
     except (ValueError, OSError):
+        pass
+
+
+def lower_priority_when_long(seconds: float) -> None:
+    """After ``seconds`` of CPU time in one request, this process yields to every other (nice 19):
+    a long decision never slows the server or the quick moves of other tables.  Once lowered, it
+    stays low (a process may not raise its priority again)."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
+def _yield_to_others(signum, frame) -> None:
+    try:
+        os.nice(19)
+        with open("/proc/self/autogroup", "w") as group:  # Linux: the session's share of the CPU too
+            group.write("19")
+    except OSError:
         pass
 
 
@@ -169,6 +187,10 @@ def handle(work: TableWork, request: dict) -> dict:
 def main(connection, decision_seconds: float, table_seconds: float, memory: int) -> None:
     """The table's process: requests until the server closes the pipe (or kills the process)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server ends us
+    if hasattr(os, "setsid"):
+        os.setsid()  # a session of its own: where the kernel groups sessions, a burning table is its own group
+    if hasattr(signal, "SIGPROF"):
+        signal.signal(signal.SIGPROF, _yield_to_others)
     set_limits(memory, table_seconds)
     work = TableWork()
     while True:
@@ -177,9 +199,11 @@ def main(connection, decision_seconds: float, table_seconds: float, memory: int)
         except (EOFError, OSError):
             return
         allow_one_decision(decision_seconds, table_seconds)
+        lower_priority_when_long(LONG_SECONDS)
         try:
             answer = json.dumps(handle(work, request), ensure_ascii=False).encode()
         except MemoryError:
             work = None
             os._exit(MEMORY_EXIT)
+        lower_priority_when_long(0)  # (0 stops the timer)
         connection.send_bytes(answer)
