@@ -31,11 +31,14 @@ _CONTEXT = None
 
 @dataclass(frozen=True)
 class WorkLimits:
-    """What one table may use: CPU seconds per request (a decision: a pick, a bot's move, a message)
-    and in all, wall-clock seconds per request, bytes of address space."""
+    """What one table may use: CPU seconds per request (a decision: a pick, a bot's move, a message;
+    loading its game and replaying its actions has ``load_seconds``) and in all, wall-clock seconds
+    per request (a backstop: a long request runs at the lowest priority, so on a busy machine its
+    CPU time may come slowly), bytes of address space."""
     decision_seconds: float = 10.0
+    load_seconds: float = 60.0
     table_seconds: float = 600.0
-    wall_seconds: float = 30.0
+    wall_seconds: float = 120.0
     memory: int = 1 << 30
 
 
@@ -93,7 +96,8 @@ class TableProcess:
         ours, theirs = ctx.Pipe()
         limits = self.limits
         self.process = ctx.Process(target=worker.main, daemon=True, name=f"table {self.id}",
-                                   args=(theirs, limits.decision_seconds, limits.table_seconds, limits.memory))
+                                   args=(theirs, limits.decision_seconds, limits.load_seconds,
+                                         limits.table_seconds, limits.memory))
         await asyncio.to_thread(self.process.start)
         theirs.close()
         sock = socket.socket(fileno=os.dup(ours.fileno()))
@@ -110,16 +114,18 @@ class TableProcess:
                 await self.start()
             data = json.dumps({"op": op, "args": list(args)}).encode()
             started = time.monotonic()
+            loading = op in worker.LOADING
+            wall = max(self.limits.wall_seconds, self.limits.load_seconds) if loading else self.limits.wall_seconds
             try:
                 self.writer.write(struct.pack("!i", len(data)) + data)
                 await self.writer.drain()
-                answer = await asyncio.wait_for(self._read(), self.limits.wall_seconds)
+                answer = await asyncio.wait_for(self._read(), wall)
             except asyncio.TimeoutError:
                 await self._end()
-                raise self._stop(f"this ruleset took more than {self.limits.wall_seconds:g} s between two "
-                                 "decisions") from None
+                raise self._stop(f"this ruleset took more than {wall:g} s "
+                                 + ("to load its table" if loading else "between two decisions")) from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
-                raise self._stop(await self._why_it_ended(time.monotonic() - started)) from None
+                raise self._stop(await self._why_it_ended(time.monotonic() - started, loading)) from None
             except ValueError as exc:  # an answer too large
                 await self._end()
                 raise self._stop(str(exc)) from None
@@ -134,7 +140,7 @@ class TableProcess:
             raise ValueError(f"this ruleset's table answered more than {MAX_ANSWER // 1_000_000} MB at once")
         return json.loads(await self.reader.readexactly(size))
 
-    async def _why_it_ended(self, seconds: float) -> str:
+    async def _why_it_ended(self, seconds: float, loading: bool) -> str:
         """Why the process ended (its exit status, once the kernel has it)."""
         for _ in range(100):
             if self.process.exitcode is not None:
@@ -143,6 +149,8 @@ class TableProcess:
         code = self.process.exitcode
         limits = self.limits
         if code == -getattr(signal, "SIGXCPU", 0) or code == -signal.SIGKILL:
+            if loading:
+                return f"this ruleset used more than {limits.load_seconds:g} s of computing to load its table"
             if self.cpu + limits.decision_seconds >= limits.table_seconds:
                 return f"this table used more than {limits.table_seconds:g} s of computing in all"
             return f"this ruleset used more than {limits.decision_seconds:g} s of computing between two decisions"

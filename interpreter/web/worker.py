@@ -184,8 +184,13 @@ def handle(work: TableWork, request: dict) -> dict:
         return {"error": {"kind": "broken", "message": f"{type(exc).__name__}: {exc}"[:500]}}
 
 
-def main(connection, decision_seconds: float, table_seconds: float, memory: int) -> None:
-    """The table's process: requests until the server closes the pipe (or kills the process)."""
+LOADING = ("open", "create")  # requests that load the game (and replay a saved table's actions)
+
+
+def main(connection, decision_seconds: float, load_seconds: float, table_seconds: float, memory: int) -> None:
+    """The table's process: requests until the server closes the pipe (or kills the process).  A
+    request that loads the game has ``load_seconds`` of CPU time and keeps its priority; any other
+    has ``decision_seconds`` and yields to all others after ``LONG_SECONDS``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server ends us
     if hasattr(os, "setsid"):
         os.setsid()  # a session of its own: where the kernel groups sessions, a burning table is its own group
@@ -198,8 +203,10 @@ def main(connection, decision_seconds: float, table_seconds: float, memory: int)
             request = json.loads(connection.recv_bytes(MAX_REQUEST))
         except (EOFError, OSError):
             return
-        allow_one_decision(decision_seconds, table_seconds)
-        lower_priority_when_long(LONG_SECONDS)
+        loading = request.get("op") in LOADING
+        allow_one_decision(load_seconds if loading else decision_seconds, table_seconds)
+        if not loading:
+            lower_priority_when_long(LONG_SECONDS)
         try:
             answer = json.dumps(handle(work, request), ensure_ascii=False).encode()
         except MemoryError:

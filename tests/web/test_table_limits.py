@@ -1,24 +1,25 @@
 """Each table's game and bots run in a process of their own with limits (issue 35): a ruleset that
 burns CPU or allocates between two decisions gets its table stopped and reported there, while another
-table keeps playing; SIGTERM still stops the server quickly.  The real server on 127.0.0.1, small limits."""
+table keeps playing (SIGTERM while a table burns: tests/web/test_hostile_server.py).  The real server
+on 127.0.0.1, small limits."""
 from __future__ import annotations
 
 import json
-import signal
-import sys
 import threading
 import time
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
 from interpreter.web.processes import WorkLimits
 
-from .conftest import ROOT, RunningServer, free_port
+from .conftest import ROOT, RunningServer
 from .helpers import create_table
 
-LIMITS = WorkLimits(decision_seconds=2, table_seconds=60, wall_seconds=12, memory=200_000_000)
+# A burning request runs at the lowest priority: on a busy machine its second of CPU time may take a
+# while to come, and the 20 s watchdog stops it first.  The memory limit is reached within the
+# request's first quarter second (before its priority is lowered).
+LIMITS = WorkLimits(decision_seconds=1, table_seconds=60, wall_seconds=20, memory=120_000_000)
 
 ONE_OPTION_GAME = """\
 game:
@@ -53,7 +54,7 @@ BURNING = ONE_OPTION_GAME.format(name="Burning", option="burn", effects="""\
                 - repeat: 150000
                   do:
                     - active.score = count(i for i in range(0, 10000) if i % 7 == 0)""")
-# Each round keeps a narration line of 2,000 characters: about 100 MB a decision, told to each seat.
+# Each round keeps a narration line of 2,000 characters: hundreds of MB a decision, told to each seat.
 ALLOCATING = ONE_OPTION_GAME.format(name="Allocating", option="grow", effects="""\
                 - repeat: 40000
                   do:
@@ -140,46 +141,17 @@ def stopped_while_another_table_plays(server, source: str, option: str) -> dict:
 def test_a_burning_ruleset_is_stopped_and_reported_while_another_table_plays(server):
     stopped = stopped_while_another_table_plays(server, BURNING, "burn")
     assert stopped["error"].startswith("this table was stopped: this ruleset "), stopped["error"]
-    assert ("used more than 2 s of computing between two decisions" in stopped["error"]
-            or "took more than 12 s between two decisions" in stopped["error"]), stopped["error"]
+    assert ("used more than 1 s of computing between two decisions" in stopped["error"]
+            or "took more than 20 s between two decisions" in stopped["error"]), stopped["error"]
 
 
 def test_an_allocating_ruleset_is_stopped_and_reported_while_another_table_plays(server):
     stopped = stopped_while_another_table_plays(server, ALLOCATING, "grow")
-    assert stopped["error"] == "this table was stopped: this ruleset used more than 200 MB of memory", \
+    assert stopped["error"] == "this table was stopped: this ruleset used more than 120 MB of memory", \
         stopped["error"]
 
 
-def test_sigterm_stops_the_server_quickly_while_a_table_burns(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from soak import start_server
-
-    port = free_port()
-    process = start_server(port, tmp_path)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        table = httpx.post(url + "/api/tables", timeout=60, json={"seats": ["human", "human"], "source": BURNING}).json()
-        with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}") as ws:
-            ws.send(json.dumps({"type": "hello", "token": token(table, 0)}))
-            first = receive(ws)
-            ws.send(json.dumps({"type": "pick", "index": next(c["i"] for c in first["choices"] if c["label"] == "burn")}))
-            time.sleep(1)
-            children = _children(process.pid)
-            start = time.monotonic()
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=10)
-            assert time.monotonic() - start < 5
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(_alive(pid) for pid in children):
-        time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)], "a table's process outlived the server"
-
-
-def _children(pid: int) -> list:
+def children(pid: int) -> list:
     """The processes the server started (its table processes are children of its server of forks)."""
     import subprocess
     out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout
@@ -191,7 +163,7 @@ def _children(pid: int) -> list:
     return found
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().split(")")[-1].split()[0] != "Z"
