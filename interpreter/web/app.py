@@ -105,9 +105,11 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
         try:
             seat = live.seat_of_token(token)
         except PermissionError as exc:
+            server.unload_if_idle(live)
             raise Problem(str(exc), 403) from None
         async with live.lock:
             answer = await server.call(live, "game_record", seat)
+        server.unload_if_idle(live)  # opened for this record only: put away again
         if "refused" in answer:
             raise Problem(answer["refused"], 403)
         record = answer["game_record"]

@@ -50,6 +50,10 @@ class TableStopped(Exception):
         self.reason = reason
 
 
+class TableUnloaded(Exception):
+    """A request to a table unloaded meanwhile (its process ended; its save holds it)."""
+
+
 class TableFailed(Exception):
     """A request the table's rules or record refused (``kind``: rules, broken, request)."""
 
@@ -112,6 +116,8 @@ class TableProcess:
                 raise TableStopped(self.stopped)
             if self.process is None:
                 await self.start()
+            elif self.writer is None:
+                raise TableUnloaded(self.id)
             data = json.dumps({"op": op, "args": list(args)}).encode()
             started = time.monotonic()
             loading = op in worker.LOADING

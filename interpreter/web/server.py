@@ -21,7 +21,7 @@ from ..bots import MAX_DECISIONS
 from . import limits, sandbox
 from .catalog import Catalog
 from .limits import Problem
-from .processes import TableFailed, TableProcess, TableStopped, WorkLimits
+from .processes import TableFailed, TableProcess, TableStopped, TableUnloaded, WorkLimits
 from .tables import HUMAN, DamagedRecord, TableStore, seat_of_token
 
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
@@ -105,6 +105,8 @@ class Server:
         except TableStopped as exc:
             await self.stopped(live, exc.reason)
             raise Problem(f"this table was stopped: {exc.reason}", 409) from None
+        except TableUnloaded:
+            raise Problem("this table was just put away: open it again", 503) from None
         except TableFailed as exc:
             if op in ("open", "create"):
                 raise

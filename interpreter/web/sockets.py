@@ -24,11 +24,14 @@ async def _receive(websocket: WebSocket, rate: limits.RateLimit):
 
 
 async def serve(server, websocket: WebSocket, rate: limits.RateLimit) -> None:
+    live = None
     try:
         hello = await _receive(websocket, rate)
         live = await server.table(str(websocket.path_params["table_id"]))
         seat = live.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
     except (Problem, PermissionError, ValueError) as exc:
+        if live is not None:  # opened for a wrong seat link: put away again
+            server.unload_if_idle(live)
         await websocket.send_json({"type": "refused", "message": server.without_paths(getattr(exc, "message", str(exc)))})
         await websocket.close()
         return
