@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from . import worker
 
 MAX_ANSWER = 32 * 1024 * 1024  # bytes of one answer of a table's process
+PARSED_ON_THE_LOOP = 256 * 1024  # a larger answer is parsed in a thread (the loop never waits on it)
 _CONTEXT = None
 
 
@@ -144,7 +145,8 @@ class TableProcess:
         size = struct.unpack("!i", await self.reader.readexactly(4))[0]
         if not 0 <= size <= MAX_ANSWER:
             raise ValueError(f"this ruleset's table answered more than {MAX_ANSWER // 1_000_000} MB at once")
-        return json.loads(await self.reader.readexactly(size))
+        data = await self.reader.readexactly(size)
+        return json.loads(data) if size < PARSED_ON_THE_LOOP else await asyncio.to_thread(json.loads, data)
 
     async def _why_it_ended(self, seconds: float, loading: bool) -> str:
         """Why the process ended (its exit status, once the kernel has it)."""
