@@ -3,9 +3,12 @@
 Starts ``rulebook serve`` on a free 127.0.0.1 port with a fresh saves folder, then for ``--seconds``:
 ``--bot-tables`` tables of two random bots (pace ``--pace``), ``--people`` tables of one person
 (a client that picks the first choice 0.1 s after it is its turn) against a random bot, and
-``--spectators`` websockets watching the bot tables.  Prints the server's RSS every ``--every``
-seconds, then the move-to-state latency of the people (p50/p90/p99/max), errors, and the RSS at the
-end and after the tables are left::
+``--spectators`` websockets watching the bot tables; twice a second the lobby's list of rulesets and
+a new table are timed.  With ``--attack``, 7 strangers (in a process of their own) keep a design
+table burning CPU and one keeps one allocating.  Prints the server's RSS (and the PSS of the server
+with its table processes) every ``--every`` seconds, then the move-to-state latency of the people
+and the times of the lobby and of new tables (p50/p90/p99/max), errors, why the attacking tables
+were stopped, and the memory after the tables are left::
 
     nice -n 10 python benchmarks/soak.py --seconds 60
 
@@ -203,7 +206,7 @@ def main(argv=None) -> int:
     parser.add_argument("--ruleset", default="la-famiglia")
     parser.add_argument("--attack", action="store_true",
                         help="meanwhile 7 strangers keep a table burning CPU and one keeps a table allocating "
-                             "(tests/web/test_table_limits.py); the lobby and new tables are timed twice a second")
+                             "(tests/web/test_table_limits.py)")
     args = parser.parse_args(argv)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -231,7 +234,7 @@ def main(argv=None) -> int:
                 attack_stop, attack_results = forks.Event(), forks.Queue()
                 attackers = forks.Process(target=attack, args=(url, attack_stop, attack_results))
                 attackers.start()
-                threads.append(threading.Thread(target=prober, args=(url, args.ruleset, stop, timings, errors)))
+            threads.append(threading.Thread(target=prober, args=(url, args.ruleset, stop, timings, errors)))
             for thread in threads:
                 thread.start()
             start = time.monotonic()
