@@ -194,9 +194,9 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
         for live in list(server.live.values()):  # on shutdown: every live table written once more
             if live.bot_task is not None:
                 live.bot_task.cancel()
-            live.process.close()
             with contextlib.suppress(OSError):
                 server.store.save(json.loads(json.dumps(live.record)))
+        server.close()
 
     app = Starlette(routes=routes, exception_handlers={Problem: problem}, lifespan=lifespan)
     app.state.server = server

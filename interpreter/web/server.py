@@ -79,6 +79,8 @@ class Server:
         self.work_limits = work_limits
         self.live: dict = {}
         self.opening: dict = {}  # table id -> the task opening it
+        self.spare = None  # a table process started ahead of need
+        self.starting = None  # the task starting it
         self.reports: dict = {}
         self.design_slots = {"check": asyncio.Semaphore(2), "simulate": asyncio.Semaphore(1)}  # checks never
         self.design_waiting = {"check": 0, "simulate": 0}  # wait behind simulations
@@ -135,6 +137,35 @@ class Server:
             with contextlib.suppress(Exception):  # a closed connection; its handler removes it
                 await websocket.send_json(message)
 
+    def new_process(self, name: str) -> TableProcess:
+        """A process for a table: the one started ahead (so a new table does not wait for a fork),
+        and another is started ahead for the next."""
+        process, self.spare = self.spare, None
+        if process is None:
+            process = TableProcess(name, self.work_limits)
+        process.id = name
+        if self.starting is None or self.starting.done():
+            self.starting = asyncio.get_running_loop().create_task(self._start_spare())
+        return process
+
+    async def _start_spare(self) -> None:
+        spare = TableProcess("spare", self.work_limits)
+        try:
+            await spare.start()
+        except (OSError, RuntimeError):  # it is started when a table needs it
+            return
+        if self.spare is None:
+            self.spare = spare
+        else:
+            spare.close()
+
+    def close(self) -> None:
+        """End every table's process and the one started ahead (their tables are saved)."""
+        if self.spare is not None:
+            self.spare.close()
+        for live in self.live.values():
+            live.process.close()
+
     # ---- tables ------------------------------------------------------------------------------------
     def _source_of(self, record: dict) -> tuple:
         """The ruleset file, parameters and players of a table record (a design file checked)."""
@@ -173,7 +204,7 @@ class Server:
         except DamagedRecord as exc:
             raise Problem(f"this table is damaged: {exc.reason}", 409) from None
         self.make_room()
-        live = LiveTable(TableProcess(table_id, self.work_limits))
+        live = LiveTable(self.new_process(table_id))
         try:
             async with live.lock:
                 await self.call(live, "open", str(self.catalog.folder), path, params, players, record, [])
@@ -245,7 +276,7 @@ class Server:
             if not isinstance(key, str) or key not in self.catalog.files:
                 raise Problem("choose a ruleset from the list")
             source, path = {"ruleset": key}, self.catalog.files[key]
-        live = LiveTable(TableProcess("new", self.work_limits))
+        live = LiveTable(self.new_process("new"))
         try:
             async with live.lock:
                 answer = await self.call(live, "create", str(self.catalog.folder), str(path), params or None,
