@@ -3,9 +3,12 @@
 Starts ``rulebook serve`` on a free 127.0.0.1 port with a fresh saves folder, then for ``--seconds``:
 ``--bot-tables`` tables of two random bots (pace ``--pace``), ``--people`` tables of one person
 (a client that picks the first choice 0.1 s after it is its turn) against a random bot, and
-``--spectators`` websockets watching the bot tables.  Prints the server's RSS every ``--every``
-seconds, then the move-to-state latency of the people (p50/p90/p99/max), errors, and the RSS at the
-end and after the tables are left::
+``--spectators`` websockets watching the bot tables; twice a second the lobby's list of rulesets and
+a new table are timed.  With ``--attack``, 7 strangers (in a process of their own) keep a design
+table burning CPU and one keeps one allocating.  Prints the server's RSS (and the PSS of the server
+with its table processes) every ``--every`` seconds, then the move-to-state latency of the people
+and the times of the lobby and of new tables (p50/p90/p99/max), errors, why the attacking tables
+were stopped, and the memory after the tables are left::
 
     nice -n 10 python benchmarks/soak.py --seconds 60
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import socket
 import subprocess
@@ -22,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -98,6 +103,93 @@ def spectator(url: str, table_id: str, stop: threading.Event, errors: list) -> N
             errors.append(f"spectator: {type(exc).__name__}: {exc}"[:200])
 
 
+def attacker(url: str, source: str, option: str, stop: threading.Event, stopped: list, errors: list) -> None:
+    """A stranger who posts ``source`` as a table against a random bot and picks ``option`` (a burn,
+    an allocation) at each turn: each table must be stopped and told at the table; then another."""
+    while not stop.is_set():
+        try:
+            response = httpx.post(url + "/api/tables", timeout=60,
+                                  json={"seats": ["human", "random"], "source": source, "pace": 0})
+            if response.status_code in (429, 503):  # the designer's fair share of one address: wait
+                stop.wait(1)
+                continue
+            table = response.json()
+            with connect(url.replace("http", "ws") + f"/ws/{table['id']}") as ws:
+                ws.send(json.dumps({"type": "hello", "token": table["seats"][0]["link"].split("#seat=")[1]}))
+                while not stop.is_set():
+                    try:
+                        message = json.loads(ws.recv(timeout=1))
+                    except TimeoutError:
+                        continue
+                    if message.get("error"):
+                        stopped.append(message["error"])
+                        break
+                    if message.get("choices"):
+                        index = next(c["i"] for c in message["choices"] if c["label"] == option)
+                        ws.send(json.dumps({"type": "pick", "index": index}))
+        except Exception as exc:
+            if not stop.is_set():
+                errors.append(f"attacker: {type(exc).__name__}: {exc}"[:200])
+
+
+def attack(url: str, stop, results) -> None:
+    """Seven strangers burning CPU and one allocating (tests/web/test_table_limits.py), in a process
+    of their own (their large messages never slow the clients that are timed); at ``stop``, what
+    their tables were stopped for and their errors go to ``results``."""
+    sys.path.insert(0, str(ROOT))
+    from tests.web.test_table_limits import ALLOCATING, BURNING
+    done, stopped, errors = threading.Event(), [], []
+    threads = [threading.Thread(target=attacker, args=(url, source, option, done, stopped, errors))
+               for source, option in [(BURNING, "burn")] * 7 + [(ALLOCATING, "grow")]]
+    for thread in threads:
+        thread.start()
+    stop.wait()
+    done.set()
+    for thread in threads:
+        thread.join(70)
+    results.put((stopped, errors))
+
+
+def prober(url: str, ruleset: str, stop: threading.Event, timings: dict, errors: list) -> None:
+    """Twice a second: the lobby's list of rulesets, and a new table (timed, answer to the client)."""
+    while not stop.is_set():
+        for name, call in (("GET /api/rulesets", lambda: httpx.get(url + "/api/rulesets", timeout=60)),
+                           ("POST /api/tables", lambda: httpx.post(url + "/api/tables", timeout=60, json={
+                               "ruleset": ruleset, "seats": ["human", "random"], "pace": 0}))):
+            sent = time.perf_counter()
+            try:
+                response = call()
+                if response.status_code != 200:
+                    errors.append(f"{name}: {response.status_code}")
+            except httpx.HTTPError as exc:
+                errors.append(f"{name}: {type(exc).__name__}")
+            timings[name].append(time.perf_counter() - sent)
+        stop.wait(0.5)
+
+
+def tree_pss_mb(pid: int) -> float:
+    """The proportional memory (PSS) of ``pid`` and every process below it (the table processes and
+    their server of forks): shared pages counted once in all."""
+    children: dict = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        todo += children.get(current, [])
+        try:
+            for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
 def percentile(values: list, p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
@@ -112,6 +204,9 @@ def main(argv=None) -> int:
     parser.add_argument("--pace", type=float, default=0.2)
     parser.add_argument("--every", type=float, default=10)
     parser.add_argument("--ruleset", default="la-famiglia")
+    parser.add_argument("--attack", action="store_true",
+                        help="meanwhile 7 strangers keep a table burning CPU and one keeps a table allocating "
+                             "(tests/web/test_table_limits.py)")
     args = parser.parse_args(argv)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -130,24 +225,46 @@ def main(argv=None) -> int:
                     errors.append(f"bot table: {response.status_code} {response.text[:100]}")
             for i in range(args.people):
                 threads.append(threading.Thread(target=person, args=(url, args.ruleset, stop, latencies, errors)))
-            for i in range(args.spectators):
+            for i in range(args.spectators if bot_ids else 0):
                 threads.append(threading.Thread(target=spectator, args=(url, bot_ids[i % len(bot_ids)], stop, errors)))
+            timings = {"GET /api/rulesets": [], "POST /api/tables": []}
+            stopped: list = []
+            if args.attack:
+                forks = multiprocessing.get_context("fork")
+                attack_stop, attack_results = forks.Event(), forks.Queue()
+                attackers = forks.Process(target=attack, args=(url, attack_stop, attack_results))
+                attackers.start()
+            threads.append(threading.Thread(target=prober, args=(url, args.ruleset, stop, timings, errors)))
             for thread in threads:
                 thread.start()
             start = time.monotonic()
             while time.monotonic() - start < args.seconds:
                 time.sleep(min(args.every, args.seconds - (time.monotonic() - start)))
-                print(f"{time.monotonic() - start:5.0f} s: RSS {rss_mb(server.pid):.0f} MB, "
-                      f"{len(latencies)} moves, p99 {percentile(latencies, 99) * 1000:.0f} ms, "
-                      f"{len(errors)} errors", flush=True)
+                print(f"{time.monotonic() - start:5.0f} s: server RSS {rss_mb(server.pid):.0f} MB, with its "
+                      f"table processes PSS {tree_pss_mb(server.pid):.0f} MB; {len(latencies)} moves, "
+                      f"p99 {percentile(latencies, 99) * 1000:.0f} ms, {len(errors)} errors"
+                      + (", strangers attacking" if args.attack else ""), flush=True)
             stop.set()
             for thread in threads:
                 thread.join(70)
+            if args.attack:
+                attack_stop.set()
+                stopped, attack_errors = attack_results.get(timeout=120)
+                attackers.join(10)
+                errors += attack_errors
             time.sleep(2)
-            print(f"after the people and spectators left: RSS {rss_mb(server.pid):.0f} MB")
+            print(f"after the people and spectators left: server RSS {rss_mb(server.pid):.0f} MB, "
+                  f"with its table processes PSS {tree_pss_mb(server.pid):.0f} MB")
             print(f"move-to-state latency over {len(latencies)} moves: p50 {percentile(latencies, 50) * 1000:.0f} ms, "
                   f"p90 {percentile(latencies, 90) * 1000:.0f} ms, p99 {percentile(latencies, 99) * 1000:.0f} ms, "
                   f"max {max(latencies, default=float('nan')) * 1000:.0f} ms; errors: {len(errors)}")
+            for name, values in timings.items():
+                if values:
+                    print(f"{name} over {len(values)} requests: p50 {percentile(values, 50) * 1000:.0f} ms, "
+                          f"p90 {percentile(values, 90) * 1000:.0f} ms, p99 {percentile(values, 99) * 1000:.0f} ms, "
+                          f"max {max(values) * 1000:.0f} ms")
+            for reason, count in sorted(Counter(stopped).items()):
+                print(f"  {count} attacking tables: {reason}")
             for error in sorted(set(errors))[:5]:
                 print("  ", error)
         finally:

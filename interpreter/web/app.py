@@ -3,7 +3,8 @@
 The server is the only authority: a browser sends indexes of choices and small commands, never
 states or actions; each connection is sent only its seat's messages (:meth:`Table.message`).  Seat
 tokens travel in the first websocket message (never in a URL the server sees, so never in a log).
-Engine work runs in worker threads, posted rulesets in a killed-on-timeout child process.
+Engine work runs in a process per table with CPU-time and memory limits (:mod:`.processes`), posted
+rulesets in a killed-on-timeout child process.
 
 What strangers may send is bounded (:mod:`.limits`): hosts and origins, bot specs, websocket
 messages (size, depth, rate, text only), live tables and connections per address; a damaged save
@@ -27,7 +28,7 @@ from starlette.websockets import WebSocket
 from rulebook_data import package_folder
 
 from ..bots import BOTS
-from . import limits, sandbox, sockets
+from . import limits, processes, sandbox, sockets
 from .limits import Problem
 from .server import DESIGN_SECONDS, Server, check_bots
 from .tables import HUMAN, DamagedRecord, TableStore
@@ -62,10 +63,12 @@ async def _json_body(request: Request) -> dict:
     return data
 
 
-def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=()) -> Starlette:
+def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
+               work_limits: processes.WorkLimits = processes.WorkLimits()) -> Starlette:
     """The app serving ``rulesets_dir``, saving tables in ``saves_dir``; it answers to requests for
-    127.0.0.1, localhost, ``host`` and ``allow_hosts`` only (a DNS-rebound name is refused)."""
-    server = Server(rulesets_dir, saves_dir, limits.allowed_hosts(host, allow_hosts))
+    127.0.0.1, localhost, ``host`` and ``allow_hosts`` only (a DNS-rebound name is refused); each
+    table's game and bots run in a process of their own within ``work_limits``."""
+    server = Server(rulesets_dir, saves_dir, limits.allowed_hosts(host, allow_hosts), work_limits)
 
     def page(name):
         async def endpoint(request):
@@ -73,7 +76,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
         return endpoint
 
     async def rulesets(request):
-        entries = await asyncio.to_thread(server.catalog.entries)
+        entries = server.catalog.entries() if server.catalog.read else await asyncio.to_thread(server.catalog.entries)
         bots = [{"name": name, "description": cls.description, "options": {k: v for k, v in cls.options.items()}}
                 for name, cls in sorted(BOTS.items())]
         return JSONResponse({"rulesets": entries, "bots": bots})
@@ -100,14 +103,19 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
         live = await server.table(request.path_params["table_id"])
         token = (await _json_body(request)).get("token") if request.method == "POST" else None
         try:
-            seat = live.table.seat_of_token(token)
-            async with live.lock:
-                record = await asyncio.to_thread(live.table.game_record, seat)
+            seat = live.seat_of_token(token)
         except PermissionError as exc:
+            server.unload_if_idle(live)
             raise Problem(str(exc), 403) from None
-        name = re.sub(r"[^a-z0-9]+", "-", live.table.game.name.lower()).strip("-") or "game"
+        async with live.lock:
+            answer = await server.call(live, "game_record", seat)
+        server.unload_if_idle(live)  # opened for this record only: put away again
+        if "refused" in answer:
+            raise Problem(answer["refused"], 403)
+        record = answer["game_record"]
+        name = re.sub(r"[^a-z0-9]+", "-", record["game"].lower()).strip("-") or "game"
         return JSONResponse(record, headers={
-            "content-disposition": f'attachment; filename="{name}-{live.table.id}.json"'})
+            "content-disposition": f'attachment; filename="{name}-{live.id}.json"'})
 
     async def designer_check(request):
         body = await _json_body(request)
@@ -180,12 +188,15 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=())
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        await asyncio.to_thread(processes.warm_up)  # the server of table processes, before the first table
+        await asyncio.to_thread(server.catalog.entries)  # the lobby's list, read once before the first visitor
         yield
         for live in list(server.live.values()):  # on shutdown: every live table written once more
             if live.bot_task is not None:
                 live.bot_task.cancel()
             with contextlib.suppress(OSError):
-                server.store.save(json.loads(json.dumps(live.table.record)))
+                server.store.save(json.loads(json.dumps(live.record)))
+        server.close()
 
     app = Starlette(routes=routes, exception_handlers={Problem: problem}, lifespan=lifespan)
     app.state.server = server

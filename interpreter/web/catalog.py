@@ -73,6 +73,11 @@ class Catalog:
             self._digests = {file_digest(path): key for key, path in self.files.items()}
         return self._digests.get(digest)
 
+    @property
+    def read(self) -> bool:
+        """Whether ``entries`` are read already (then asking for them costs nothing)."""
+        return self._entries is not None
+
     def entries(self) -> list:
         """Per ruleset, read from its YAML only (quick): key, game name, whether it is a variant,
         its first comment."""

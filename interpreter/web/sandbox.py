@@ -2,7 +2,8 @@
 
 A posted ruleset is untrusted: it is checked, explained and simulated in a child Python process
 (``python -m interpreter.web.sandbox``, request and answer as JSON over its stdin and stdout), which
-is killed when it exceeds its time; its address space is capped.  The server's event loop only waits
+is killed when it exceeds its time; its CPU time and address space are capped as a table's process
+is (:mod:`.worker`).  The server's event loop only waits
 for the answer in a worker thread.
 """
 from __future__ import annotations
@@ -14,8 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import worker
+from .processes import WorkLimits
+
 MAX_SOURCE = 200_000  # characters of a posted ruleset
-MEMORY_LIMIT = 1 << 30  # bytes of address space of a child
+MEMORY_LIMIT = WorkLimits().memory  # bytes of address space of a child: as much as a table's process
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,7 +31,7 @@ def run(function_name: str, seconds: float, *args):
     """Call ``function_name`` of this module with ``args`` (JSON-ready) in a fresh Python process;
     its result, or SandboxTimeout when it takes longer than ``seconds`` (the process is killed)."""
     request = json.dumps({"function": function_name, "args": list(args)})
-    child = subprocess.Popen([sys.executable, "-m", "interpreter.web.sandbox"], cwd=str(ROOT),
+    child = subprocess.Popen([sys.executable, "-m", "interpreter.web.sandbox", str(seconds)], cwd=str(ROOT),
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         out, _ = child.communicate(request.encode(), timeout=seconds)
@@ -42,11 +46,8 @@ def run(function_name: str, seconds: float, *args):
 
 
 def _main() -> None:
-    try:
-        import resource
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    except (ImportError, ValueError, OSError):
-        pass
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 60.0
+    worker.set_limits(MEMORY_LIMIT, seconds)  # as a table's process: its memory, CPU time as its time
     request = json.loads(sys.stdin.read())
     if request.get("function") not in ("check", "simulate"):
         return

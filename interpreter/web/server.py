@@ -7,9 +7,12 @@ the bots playing them, and the designer's queue of checks and simulations of pos
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import re
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from dsl.errors import RulebookError
 
@@ -18,7 +21,8 @@ from ..bots import MAX_DECISIONS
 from . import limits, sandbox
 from .catalog import Catalog
 from .limits import Problem
-from .tables import HUMAN, DamagedRecord, Table, TableStore
+from .processes import TableFailed, TableProcess, TableStopped, TableUnloaded, WorkLimits
+from .tables import HUMAN, DamagedRecord, TableStore, seat_of_token
 
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
 MAX_LIVE = 200  # tables in memory at once (idle ones are unloaded first)
@@ -28,30 +32,65 @@ MAX_DESIGN_PER_CLIENT = 4  # checks and simulations of one address under way or 
 
 
 class LiveTable:
-    """A table in memory with its connections, lock and bot runner."""
+    """A table in play: its process (:mod:`.processes`), its record and summary as the process last
+    answered, the last message each viewer was sent, its connections, lock and bot runner.  Every
+    request to the process is made under ``lock``."""
 
-    def __init__(self, table: Table):
-        self.table = table
+    def __init__(self, process: TableProcess):
+        self.process = process
+        self.id = None
+        self.record: dict = {}
+        self.summary: dict = {}
+        self.last: dict = {}  # viewer -> the text of the last message it was sent
         self.lock = asyncio.Lock()
         self.connections: list = []  # (websocket, seat or None)
         self.bot_task = None
 
+    def take(self, answer: dict) -> dict:
+        """Keep what an answer of the process says of the table; its messages (viewer -> text)."""
+        self.summary = answer["summary"]
+        if "record" in answer:
+            self.record = answer["record"]
+            self.id = self.record["id"]
+        texts = dict((viewer, text) for viewer, text in answer["messages"])
+        self.last.update(texts)
+        return texts
+
+    @property
+    def error(self):
+        return self.process.stopped or self.summary.get("error")
+
+    def humans(self) -> list:
+        return [seat for seat, spec in enumerate(self.record["seats"]) if spec == HUMAN]
+
+    def seat_of_token(self, token):
+        return seat_of_token(self.record, token)
+
+    def viewers(self) -> list:
+        """The seats (None: a spectator) of the connections, each once."""
+        return list(dict.fromkeys(seat for _, seat in self.connections))
+
 
 class Server:
-    def __init__(self, rulesets_dir, saves_dir, hosts=frozenset()):
+    def __init__(self, rulesets_dir, saves_dir, hosts=frozenset(), work_limits: WorkLimits = WorkLimits()):
         self.catalog = Catalog(rulesets_dir)
         self.store = TableStore(saves_dir)
         self.hosts = hosts
+        self.work_limits = work_limits
         self.live: dict = {}
+        self.opening: dict = {}  # table id -> the task opening it
+        self.spare = None  # a table process started ahead of need
+        self.starting = None  # the task starting it
         self.reports: dict = {}
         self.design_slots = {"check": asyncio.Semaphore(2), "simulate": asyncio.Semaphore(1)}  # checks never
         self.design_waiting = {"check": 0, "simulate": 0}  # wait behind simulations
+        self.design_threads = ThreadPoolExecutor(3, "designer")  # each waits for a sandbox: not the loop's threads
         self.design_by_client: dict = {}  # address -> its checks and simulations under way or waiting
         self.connections: dict = {}  # address -> open websockets
 
-    async def save(self, table: Table) -> None:
+    async def save(self, live: LiveTable) -> None:
         """Write a table's record (a copy made here, under the caller's lock) in a worker thread."""
-        await asyncio.to_thread(self.store.save, json.loads(json.dumps(table.record)))
+        await asyncio.to_thread(self.store.save, json.loads(json.dumps(live.record)))
 
     def without_paths(self, text: str) -> str:
         """``text`` without the server's folders (an error about a posted ruleset names its file)."""
@@ -59,8 +98,77 @@ class Server:
             text = text.replace(str(folder.resolve()) + "/", "").replace(str(folder) + "/", "")
         return text
 
+    # ---- a table's process -------------------------------------------------------------------------
+    async def call(self, live: LiveTable, op: str, *args) -> dict:
+        """The answer of the table's process to ``op`` (under the table's lock).  A table whose process
+        went past a limit is stopped, saved so and told to its connections: Problem (409)."""
+        try:
+            answer = await live.process.request(op, *args)
+        except TableStopped as exc:
+            await self.stopped(live, exc.reason)
+            raise Problem(f"this table was stopped: {exc.reason}", 409) from None
+        except TableUnloaded:
+            raise Problem("this table was just put away: open it again", 503) from None
+        except TableFailed as exc:
+            if op in ("open", "create"):
+                raise
+            await self.stopped(live, f"the game stopped: {exc.message}")  # a failure of the engine
+            raise Problem(f"this table was stopped: {exc.message}", 409) from None
+        live.take(answer)
+        return answer
+
+    async def stopped(self, live: LiveTable, reason: str) -> None:
+        """The table ends with ``reason``: kept in its save (``ended``), shown to every connection
+        (the last message each was sent, without its choices, with the reason)."""
+        live.process.stopped = live.process.stopped or reason
+        live.process.close()
+        if self.live.get(live.id) is live:  # the next visitor opens it again from its save
+            del self.live[live.id]
+        if not live.record:
+            return
+        live.record["ended"] = f"this table was stopped: {reason}"
+        await self.save(live)
+        for websocket, seat in list(live.connections):
+            last = live.last.get(seat)
+            message = json.loads(last) if last else {"type": "notice"}
+            for key in ("choices", "chosen", "stage", "offers", "can_go_back", "can_undo"):
+                message.pop(key, None)
+            message["error" if last else "message"] = live.record["ended"]
+            with contextlib.suppress(Exception):  # a closed connection; its handler removes it
+                await websocket.send_json(message)
+
+    def new_process(self, name: str) -> TableProcess:
+        """A process for a table: the one started ahead (so a new table does not wait for a fork),
+        and another is started ahead for the next."""
+        process, self.spare = self.spare, None
+        if process is None:
+            process = TableProcess(name, self.work_limits)
+        process.id = name
+        if self.starting is None or self.starting.done():
+            self.starting = asyncio.get_running_loop().create_task(self._start_spare())
+        return process
+
+    async def _start_spare(self) -> None:
+        spare = TableProcess("spare", self.work_limits)
+        try:
+            await spare.start()
+        except (OSError, RuntimeError):  # it is started when a table needs it
+            return
+        if self.spare is None:
+            self.spare = spare
+        else:
+            spare.close()
+
+    def close(self) -> None:
+        """End every table's process and the one started ahead (their tables are saved)."""
+        if self.spare is not None:
+            self.spare.close()
+        for live in self.live.values():
+            live.process.close()
+
     # ---- tables ------------------------------------------------------------------------------------
-    def _game_for(self, record: dict):
+    def _source_of(self, record: dict) -> tuple:
+        """The ruleset file, parameters and players of a table record (a design file checked)."""
         params = {k: json.dumps(v) if not isinstance(v, str) else v for k, v in record["params"].items()}
         if record.get("design"):
             if not re.fullmatch(r"[0-9a-f]{32}", str(record["design"])):
@@ -69,39 +177,56 @@ class Server:
             problem = self.store.design_problem(path)
             if problem is not None:
                 raise DamagedRecord(problem)
-            return self.catalog.load_path(path, params, record["players"])
-        return self.catalog.load(record["ruleset"], params, record["players"])
+        elif record["ruleset"] in self.catalog.files:
+            path = self.catalog.files[record["ruleset"]]
+        else:
+            raise Problem("this table cannot be resumed: no such ruleset on this server", 409)
+        return str(path), params, record["players"]
 
     async def table(self, table_id: str) -> LiveTable:
+        """The live table ``table_id``, opened from its save in a process of its own if need be
+        (two visitors at once share one opening)."""
         live = self.live.get(table_id)
-        if live is None:
-            try:
-                record = self.store.load(table_id)
-            except (KeyError, OSError):
-                raise Problem("no such table", 404) from None
-            except DamagedRecord as exc:
-                raise Problem(f"this table is damaged: {exc.reason}", 409) from None
+        if live is not None:
+            return live
+        task = self.opening.get(table_id)
+        if task is None:
+            task = self.opening[table_id] = asyncio.ensure_future(self._open(table_id))
+            task.add_done_callback(lambda _: self.opening.pop(table_id, None))
+        return await asyncio.shield(task)
 
-            def rebuild():
-                return Table(record, self._game_for(record))
-            try:
-                table = await asyncio.to_thread(rebuild)
-            except DamagedRecord as exc:
-                raise Problem(f"this table is damaged: {exc.reason}", 409) from None
-            except (RulebookError, KeyError, ValueError, TypeError) as exc:
-                raise Problem(self.without_paths(f"this table cannot be resumed: {exc}"), 409) from None
-            self.make_room()
-            live = self.live.setdefault(table_id, LiveTable(table))
-            self.kick_bots(live)
+    async def _open(self, table_id: str) -> LiveTable:
+        try:
+            record = self.store.load(table_id)
+            path, params, players = await asyncio.to_thread(self._source_of, record)
+        except (KeyError, OSError):
+            raise Problem("no such table", 404) from None
+        except DamagedRecord as exc:
+            raise Problem(f"this table is damaged: {exc.reason}", 409) from None
+        self.make_room()
+        live = LiveTable(self.new_process(table_id))
+        try:
+            async with live.lock:
+                await self.call(live, "open", str(self.catalog.folder), path, params, players, record, [])
+        except TableFailed as exc:
+            live.process.close()
+            raise Problem(self.without_paths(f"this table cannot be resumed: {exc.message}"), 409) from None
+        except Problem as exc:
+            live.process.close()
+            raise Problem(f"this table cannot be resumed: {exc.message}", 409) from None
+        self.live[table_id] = live
+        self.kick_bots(live)
         return live
 
     def idle(self, live: LiveTable) -> bool:
         return not live.connections and (live.bot_task is None or live.bot_task.done()) and not live.lock.locked()
 
     def unload_if_idle(self, live: LiveTable) -> None:
-        """Forget a table no one watches and no bot plays: its save brings it back on the next visit."""
-        if self.idle(live) and self.live.get(live.table.id) is live:
-            del self.live[live.table.id]
+        """Forget a table no one watches and no bot plays (its process ended): its save brings it
+        back on the next visit."""
+        if self.idle(live) and self.live.get(live.id) is live:
+            del self.live[live.id]
+            live.process.close()
 
     def make_room(self) -> None:
         """Unload idle tables when the live ones reach ``MAX_LIVE``; refuse when none is idle."""
@@ -113,8 +238,8 @@ class Server:
             raise Problem(f"this server has {MAX_LIVE} tables in play: try again later", 503)
 
     def bot_tables(self) -> int:
-        return sum(1 for live in self.live.values() if not live.table.humans() and not live.table.error
-                   and not live.table.state.is_terminal())
+        return sum(1 for live in self.live.values() if not live.humans() and not live.error
+                   and not live.summary["over"])
 
     async def create(self, body: dict, client: str = "") -> dict:
         seats = body.get("seats")
@@ -136,8 +261,7 @@ class Server:
         actions: list = []
         if "record" in body:  # a game record (rulebook play --log) to continue at this table
             key, params, players, seed, actions = self._from_record(body["record"], len(seats))
-            source = {"ruleset": key}
-            load = lambda: self.catalog.load(key, params or None, players)  # noqa: E731
+            source, path = {"ruleset": key}, self.catalog.files[key]
         elif isinstance(body.get("source"), str):
             text = body["source"]
             if len(text) > sandbox.MAX_SOURCE:
@@ -147,29 +271,28 @@ class Server:
                 raise Problem("this ruleset has errors: " + "; ".join(e["message"] for e in checked["errors"]))
             path = self.store.design_path(text)
             source = {"design": path.stem, "title": checked["name"]}
-            load = lambda: self.catalog.load_path(path, params or None, players)  # noqa: E731
         else:
             key = body.get("ruleset")
             if not isinstance(key, str) or key not in self.catalog.files:
                 raise Problem("choose a ruleset from the list")
-            source = {"ruleset": key}
-            load = lambda: self.catalog.load(key, params or None, players)  # noqa: E731
-
-        def build():
-            game = load()
-            return Table.create(game, source, seats, seed, pace, actions)
+            source, path = {"ruleset": key}, self.catalog.files[key]
+        live = LiveTable(self.new_process("new"))
         try:
-            table, tokens = await asyncio.to_thread(build)
-        except RulebookError as exc:
-            raise Problem(self.without_paths(str(exc))) from None
-        live = self.live.setdefault(table.id, LiveTable(table))
-        async with live.lock:
-            await self.save(table)
+            async with live.lock:
+                answer = await self.call(live, "create", str(self.catalog.folder), str(path), params or None,
+                                         players, source, seats, seed, pace, actions)
+                self.live[live.id] = live
+                await self.save(live)
+        except TableFailed as exc:
+            live.process.close()
+            raise Problem(self.without_paths(exc.message)) from None
         self.kick_bots(live)
-        seats_out = [{"seat": s, "name": table.game.player_names[s], "spec": spec,
-                      "link": f"/table/{table.id}#seat={tokens[s]}" if s in tokens else None}
+        self.unload_if_idle(live)  # no bot plays it: its process ends until the first visitor comes
+        tokens = answer["tokens"]
+        seats_out = [{"seat": s, "name": answer["player_names"][s], "spec": spec,
+                      "link": f"/table/{live.id}#seat={tokens[str(s)]}" if str(s) in tokens else None}
                      for s, spec in enumerate(seats)]
-        return {"id": table.id, "game": table.game.name, "seats": seats_out, "spectator": f"/table/{table.id}"}
+        return {"id": live.id, "game": answer["game"], "seats": seats_out, "spectator": f"/table/{live.id}"}
 
     def _from_record(self, record, seat_count: int) -> tuple:
         """The catalog ruleset, parameters, players, seed and actions of a game record sent by a
@@ -188,54 +311,51 @@ class Server:
         params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in record["params"].items()}
         return key, params, record["players"], record["seed"], [step["action"] for step in record["steps"]]
 
-    async def changed(self, live: LiveTable) -> None:
+    async def changed(self, live: LiveTable, answer: dict) -> None:
         """Save the record, send every connection its message, let bots move (under the table's
         lock: the save is always the state broadcast)."""
-        table = live.table
-        await self.save(table)
-        await self.broadcast(live)
+        await self.save(live)
+        await self.broadcast(live, dict((viewer, text) for viewer, text in answer["messages"]))
         self.kick_bots(live)
 
-    async def broadcast(self, live: LiveTable) -> None:
-        messages = {}
-        for websocket, seat in list(live.connections):
-            if seat not in messages:
-                messages[seat] = live.table.message(seat)
+    async def broadcast(self, live: LiveTable, texts: dict) -> None:
+        """Send every connection its message (``texts``: viewer -> text; the others asked for)."""
+        missing = [viewer for viewer in live.viewers() if viewer not in texts]
+        if missing:
             try:
-                await websocket.send_json(messages[seat])
+                texts.update(live.take(await self.call(live, "messages", missing)))
+            except Problem:
+                return  # the table was stopped, and that was said
+        for websocket, seat in list(live.connections):
+            try:
+                await websocket.send_text(texts[seat])
             except Exception:  # a closed connection; its handler removes it
                 pass
 
     def kick_bots(self, live: LiveTable) -> None:
         if live.bot_task is None or live.bot_task.done():
-            if live.table.bot_to_move() is not None and not live.table.error:
+            if live.summary.get("bot") is not None and not live.error:
                 live.bot_task = asyncio.get_running_loop().create_task(self.run_bots(live))
                 live.bot_task.add_done_callback(lambda _: self.unload_if_idle(live))  # a finished game of bots
 
     async def run_bots(self, live: LiveTable) -> None:
-        table = live.table
         while True:
-            await asyncio.sleep(table.record["pace"])
+            await asyncio.sleep(live.record["pace"])
             async with live.lock:
-                seat = table.bot_to_move()
-                if seat is None or table.error:
+                if live.summary["bot"] is None or live.error:
                     return
-                if not table.humans() and table.state.moves >= MAX_DECISIONS:  # as simulate cuts a game off
-                    table.error = table.record["ended"] = (f"the game was cut off after {MAX_DECISIONS:,} "
-                                                           "decisions (a table of bots only ends there)")
-                    await self.save(table)
-                    await self.broadcast(live)
-                    return
-                version = table.version
                 try:
-                    action, _ = await asyncio.to_thread(table.bot_move, seat, version)
-                    moved = await asyncio.to_thread(table.apply_bot, seat, action, version)
-                except RulebookError as exc:
-                    table.error = f"the game stopped: {exc}"
-                    moved = True
-                if moved:
-                    await self.save(table)
-                    await self.broadcast(live)
+                    if not live.humans() and live.summary["moves"] >= MAX_DECISIONS:  # as simulate cuts a game off
+                        answer = await self.call(live, "stop", f"the game was cut off after {MAX_DECISIONS:,} "
+                                                 "decisions (a table of bots only ends there)", live.viewers())
+                        await self.changed(live, answer)
+                        return
+                    answer = await self.call(live, "bot", live.viewers())
+                except Problem:
+                    return  # the table was stopped, and that was said at the table
+                if "record" in answer:
+                    await self.save(live)
+                    await self.broadcast(live, dict((viewer, text) for viewer, text in answer["messages"]))
 
     # ---- designer ----------------------------------------------------------------------------------
     async def design(self, function: str, seconds: float, client: str, *args) -> dict:
@@ -253,8 +373,9 @@ class Server:
             async with self.design_slots[function]:
                 self.design_waiting[function] -= 1
                 waiting = False
-                return await asyncio.to_thread(sandbox.run, function, seconds, args[0],
-                                               str(self.catalog.folder), *args[1:])
+                return await asyncio.get_running_loop().run_in_executor(
+                    self.design_threads, functools.partial(sandbox.run, function, seconds, args[0],
+                                                           str(self.catalog.folder), *args[1:]))
         except (sandbox.SandboxTimeout, OSError) as exc:
             return {"ok": False, "errors": [{"line": 0, "column": 0, "stage": "limit",
                                              "message": f"the work on this ruleset was {exc}"}]}

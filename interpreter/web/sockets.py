@@ -2,11 +2,9 @@
 bounded (:mod:`.limits`); every change saved and broadcast under the table's lock."""
 from __future__ import annotations
 
-import asyncio
+import contextlib
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
-
-from dsl.errors import RulebookError
 
 from . import limits
 from .limits import Problem
@@ -26,20 +24,24 @@ async def _receive(websocket: WebSocket, rate: limits.RateLimit):
 
 
 async def serve(server, websocket: WebSocket, rate: limits.RateLimit) -> None:
+    live = None
     try:
         hello = await _receive(websocket, rate)
         live = await server.table(str(websocket.path_params["table_id"]))
-        seat = live.table.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
+        seat = live.seat_of_token(hello.get("token") if isinstance(hello, dict) else None)
     except (Problem, PermissionError, ValueError) as exc:
+        if live is not None:  # opened for a wrong seat link: put away again
+            server.unload_if_idle(live)
         await websocket.send_json({"type": "refused", "message": server.without_paths(getattr(exc, "message", str(exc)))})
         await websocket.close()
         return
     except WebSocketDisconnect:
         return
     entry = (websocket, seat)
-    live.connections.append(entry)
     try:
-        await websocket.send_json(live.table.message(seat))
+        async with live.lock:  # its first message before any broadcast to it
+            live.connections.append(entry)
+            await websocket.send_text(live.take(await server.call(live, "messages", [seat]))[seat])
         while True:
             try:
                 command = await _receive(websocket, rate)
@@ -49,6 +51,10 @@ async def serve(server, websocket: WebSocket, rate: limits.RateLimit) -> None:
             await _command(server, live, seat, websocket, command)
     except WebSocketDisconnect:
         pass
+    except Problem as exc:  # the table was stopped before its first message
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"type": "refused", "message": exc.message})
+            await websocket.close()
     except RuntimeError:
         await websocket.close()
     finally:
@@ -58,42 +64,45 @@ async def serve(server, websocket: WebSocket, rate: limits.RateLimit) -> None:
 
 
 async def _command(server, live, seat, websocket, command) -> None:
-    """One command from a connection; a seat's commands need its seat (a spectator only reads)."""
+    """One command from a connection; a seat's commands need its seat (a spectator only reads).
+    The table's process does the work (:meth:`Server.call`), under the table's lock."""
     if not isinstance(command, dict):
         return
     kind = command.get("type")
-    table = live.table
     if kind == "travel":
-        try:
-            await websocket.send_json(table.travel(command.get("move"), command.get("seat")))
-        except RulebookError as exc:
-            await websocket.send_json({"type": "notice", "message": exc.message})
+        async with live.lock:
+            answer = await _answer(server, live, websocket, "travel", command.get("move"), command.get("seat"))
+        if answer is not None and "text" in answer:
+            await websocket.send_text(answer["text"])
         return
     if seat is None:
         await websocket.send_json({"type": "notice", "message": "spectators cannot act"})
         return
+    if kind not in ("pick", "back", "undo", "undo_answer", "pace"):
+        return
+    try:
+        value = limits.pace(command.get("seconds")) if kind == "pace" else \
+            command.get("index") if kind == "pick" else command.get("agree")
+    except Problem as exc:
+        await websocket.send_json({"type": "notice", "message": exc.message})
+        return
     async with live.lock:
-        try:
-            if kind == "pick":
-                await asyncio.to_thread(table.pick, seat, command.get("index"))
-            elif kind == "back":
-                table.back(seat)
-            elif kind == "undo":
-                await asyncio.to_thread(table.request_undo, seat)
-            elif kind == "undo_answer":
-                await asyncio.to_thread(table.answer_undo, seat, bool(command.get("agree")))
-            elif kind == "pace":
-                table.record["pace"] = limits.pace(command.get("seconds"))
-                table.version += 1
-            else:
-                return
-        except Problem as exc:
-            await websocket.send_json({"type": "notice", "message": exc.message})
+        if live.record.get("ended"):
+            await websocket.send_json({"type": "notice", "message": live.record["ended"]})
             return
-        except RulebookError as exc:
-            if exc.stage != "illegal action":
-                table.error = f"the game stopped: {exc}"
-            else:
-                await websocket.send_json({"type": "notice", "message": exc.message})
-                return
-        await server.changed(live)
+        answer = await _answer(server, live, websocket, "command", seat, kind, value, live.viewers())
+        if answer is not None and "record" in answer:
+            await server.changed(live, answer)
+
+
+async def _answer(server, live, websocket, op: str, *args):
+    """The answer of the table's process, or None after a notice to this connection (a refused
+    command; a stopped table, which every connection was told of)."""
+    try:
+        answer = await server.call(live, op, *args)
+    except Problem:
+        return None
+    if "notice" in answer:
+        await websocket.send_json({"type": "notice", "message": answer["notice"]})
+        return None
+    return answer

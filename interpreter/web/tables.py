@@ -40,6 +40,17 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seat_of_token(record: dict, token) -> int | None:
+    """The seat of the table of ``record`` a token opens, or None (no token: a spectator)."""
+    if not token:
+        return None
+    digest = token_hash(str(token))
+    for seat, stored in enumerate(record["tokens"]):
+        if stored is not None and hmac.compare_digest(stored, digest):
+            return seat
+    raise PermissionError("this seat link is not valid for this table")
+
+
 class Table:
     def __init__(self, record: dict, game):
         self.record = record
@@ -125,13 +136,7 @@ class Table:
     # ---- seats -------------------------------------------------------------------------------------
     def seat_of_token(self, token) -> int | None:
         """The seat a token opens, or None (no token: a spectator)."""
-        if not token:
-            return None
-        digest = token_hash(str(token))
-        for seat, stored in enumerate(self.record["tokens"]):
-            if stored is not None and hmac.compare_digest(stored, digest):
-                return seat
-        raise PermissionError("this seat link is not valid for this table")
+        return seat_of_token(self.record, token)
 
     def humans(self) -> list:
         return [seat for seat, spec in enumerate(self.seats) if spec == HUMAN]

@@ -43,9 +43,10 @@ def free_port() -> int:
 class RunningServer:
     """uvicorn serving the app in a thread; ``restart()`` starts a fresh app on the same saves."""
 
-    def __init__(self, saves: Path, rulesets: Path):
+    def __init__(self, saves: Path, rulesets: Path, **options):
         self.saves = saves
         self.rulesets = rulesets
+        self.options = options  # of create_app (work_limits)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._start()
@@ -53,7 +54,7 @@ class RunningServer:
     def _start(self):
         import uvicorn
         from interpreter.web.app import create_app
-        self.app = create_app(self.rulesets, self.saves)
+        self.app = create_app(self.rulesets, self.saves, **self.options)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 access_log=False, ws="websockets-sansio")
         self.server = uvicorn.Server(config)

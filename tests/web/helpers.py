@@ -1,9 +1,13 @@
 """Helpers of the web tests: create tables over HTTP, play by clicks in a page."""
 from __future__ import annotations
 
+import json
+
 import httpx
 
 from interpreter.runtime.views import component_visible
+from interpreter.web.catalog import Catalog
+from interpreter.web.tables import Table
 
 
 def create_table(server, ruleset=None, seats=("human", "random"), players=None, pace=0, params=None, source=None):
@@ -19,8 +23,28 @@ def create_table(server, ruleset=None, seats=("human", "random"), players=None, 
     return response.json()
 
 
+class SavedTable:
+    """A table as its save file says now (the table itself plays in a process of its own, and its
+    save is always the state it broadcast): each attribute read rebuilds it from the save."""
+
+    def __init__(self, server, table_id):
+        self.path = server.saves / f"{table_id}.json"
+        self.catalog = Catalog(server.rulesets)
+        self.games = {}
+
+    def __getattr__(self, name):
+        record = json.loads(self.path.read_text(encoding="utf-8"))
+        params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in record["params"].items()}
+        key = (record.get("ruleset"), record.get("design"), json.dumps(params), record["players"])
+        if key not in self.games:
+            path = self.path.parent / "designs" / f"{record['design']}.yaml" if record.get("design") else \
+                self.catalog.files[record["ruleset"]]
+            self.games[key] = self.catalog.load_path(path, params or None, record["players"])
+        return getattr(Table(record, self.games[key]), name)
+
+
 def live_table(server, table_id):
-    return server.app.state.server.live[table_id].table
+    return SavedTable(server, table_id)
 
 
 def wait_ready(page, timeout=30_000) -> str:

@@ -16,6 +16,7 @@ from websockets.sync.client import connect
 
 from .conftest import ROOT, RunningServer, free_port
 from .helpers import create_table
+from .test_table_limits import BURNING, ONE_OPTION_GAME, alive, children
 
 
 
@@ -198,34 +199,7 @@ def test_greedy_bots_are_refused(server, spec, message):
     assert response.status_code == 400 and message in response.json()["error"]
 
 
-NEVER_ENDING = """\
-game:
-  name: Never ending
-  players: 2
-components:
-  token:
-    name: "token {n}"
-    attributes: {n: int}
-    in: pile
-    table:
-      - {n: 1, count: 2}
-zones:
-  pile: {visibility: all}
-player_vars:
-  score: 0
-flow:
-  - while: true
-    do:
-      - choose:
-          options:
-            up:
-              effects:
-                - active.score += 1
-            stay:
-      - active = next_player(active)
-scoring:
-  score: player.score
-"""
+NEVER_ENDING = ONE_OPTION_GAME.format(name="Never ending", option="up", effects="                - active.score += 1")
 
 
 def test_a_never_ending_table_of_bots_is_cut_off(server, monkeypatch):
@@ -247,6 +221,7 @@ def test_a_never_ending_table_of_bots_is_cut_off(server, monkeypatch):
 
 
 def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
+    """Even with a table whose process burns CPU; and no table's process outlives the server."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from soak import start_server
 
@@ -256,9 +231,15 @@ def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
         url = f"http://127.0.0.1:{port}"
         created = [httpx.post(url + "/api/tables", timeout=30, json={
             "ruleset": "la-famiglia", "seats": ["random", "random"], "pace": 0}).json()["id"] for _ in range(3)]
-        with connect(f"ws://127.0.0.1:{port}/ws/{created[0]}") as keep:  # an open connection does not hold it up
-            keep.send(json.dumps({"type": "hello"}))
+        burning = httpx.post(url + "/api/tables", timeout=60, json={"seats": ["human", "human"], "source": BURNING})
+        with connect(f"ws://127.0.0.1:{port}/ws/{created[0]}") as keep, \
+                connect(f"ws://127.0.0.1:{port}/ws/{burning.json()['id']}") as burn:
+            keep.send(json.dumps({"type": "hello"}))  # an open connection does not hold it up
+            burn.send(json.dumps({"type": "hello", "token": burning.json()["seats"][0]["link"].split("#seat=")[1]}))
+            choices = receive(burn)["choices"]  # nor a table whose process burns CPU
+            burn.send(json.dumps({"type": "pick", "index": next(c["i"] for c in choices if c["label"] == "burn")}))
             time.sleep(0.5)
+            table_processes = children(process.pid)
             start = time.monotonic()
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=10)
@@ -267,6 +248,10 @@ def test_sigterm_stops_the_server_quickly_with_every_table_saved(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(alive(pid) for pid in table_processes):
+        time.sleep(0.1)
+    assert table_processes and not [pid for pid in table_processes if alive(pid)], "a table's process outlived the server"
     for table_id in created:
         record = json.loads((tmp_path / f"{table_id}.json").read_text(encoding="utf-8"))
         assert record["actions"], table_id

@@ -20,7 +20,7 @@ from interpreter import load_game
 from interpreter.analysis.match_log import MatchRecorder, log_header
 
 from .conftest import screenshot
-from .helpers import click_and_wait, create_table, play_one_choice, wait_ready
+from .helpers import click_and_wait, create_table, live_table, play_one_choice, wait_ready
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 SEED_GAMES = {"pferderennen-mafia": 4, "gangster": 4, "la-famiglia": 2, "mafiadollar": 4}
@@ -96,7 +96,7 @@ def test_pferderennen_shows_the_race_with_its_finish(web_server, context):
     lanes = page.locator(".track .lane")
     assert lanes.count() == 6
     assert page.locator(".track .finish").count() == 6 and "finish line at field 60" in page.inner_text(".track-zone")
-    live = web_server.app.state.server.live[table["id"]].table
+    live = live_table(web_server, table["id"])
     horses = live.state.view(0)["zones"]["track"]
     for i, horse in enumerate(horses):
         assert lanes.nth(i).get_attribute("aria-label").startswith(f"{horse['name']}: field {horse['position']}")

@@ -350,7 +350,7 @@ function offersNode(offers, names) {
   return box;
 }
 
-const feed = {lines: [], fresh: 0};
+const feed = {lines: [], fresh: 0, drawn: false}; // drawn: a first message came (its lines are not new)
 function freshLines(message) {
   const lines = message.narration;
   if (lines.length === feed.lines.length && lines.every((line, i) => line === feed.lines[i])) return feed.fresh;
@@ -361,7 +361,8 @@ function freshLines(message) {
     const rest = seen.length - drop;
     if (rest <= lines.length && seen.slice(drop).every((line, i) => line === lines[i])) { kept = rest; break; }
   }
-  feed.fresh = seen.length ? lines.length - kept : 0;
+  feed.fresh = feed.drawn ? lines.length - kept : 0;
+  feed.drawn = true;
   feed.lines = lines.slice();
   return feed.fresh;
 }
