@@ -180,3 +180,11 @@ def test_the_race_ends_at_the_finish_and_overall_bets_pay_in_the_order_laid():
     assert s.is_terminal()
     # P1: 3 + 8 (winner) + 8 (loser); P2: 3 - 1 + 1 pyramid tile; P3: 3 + 5
     assert s.returns() == [19, 3, 8] and s.winners() == [0]
+
+
+def test_with_the_variant_a_pyramid_tile_pays_when_taken():
+    """The second edition: »take a pyramid ticket ... and receive 1 coin« at once, not at the end of
+    the leg (rulesets/variants/camel-race-pyramid-pays-at-once.yaml)."""
+    s = start(*STANDARD, pyramid_pays_at_once=True)
+    let_out(s, "white", 1)
+    assert money(s) == [4, 3] and s.pvars["pyramid_tiles"] == [0, 0]
