@@ -58,6 +58,19 @@ def let_out(state, colour, face):
     _face(state, face)
 
 
+def lay(state, text):
+    """The active player lays their desert tile: first the kind of action, then the side and space."""
+    state.apply_action("lay your desert tile")
+    state.apply_action(text)
+
+
+def places(state) -> set:
+    """The places the active player could lay their desert tile now (the answer is taken back)."""
+    probe = state.clone()
+    probe.apply_action("lay your desert tile")
+    return {str(a) for a in probe.legal_actions()}
+
+
 def camels(state) -> dict:
     """{colour: (space, level)}."""
     game = state.game
@@ -110,15 +123,15 @@ def test_desert_tiles_go_on_a_free_space_away_from_other_tiles():
     """»A desert tile may not be placed on the first space, on a space with a camel, or on or next to
     a space with another desert tile.« A player may move their own tile."""
     s = start(*STANDARD)
-    legal = {str(a) for a in s.legal_actions()}
+    legal = places(s)
     assert "lay your oasis on space 4" in legal and "lay your mirage on space 16" in legal
     assert not {"lay your oasis on space 1", "lay your oasis on space 2", "lay your oasis on space 3"} & legal
-    s.apply_action("lay your oasis on space 5")
-    legal = {str(a) for a in s.legal_actions()}
+    lay(s, "lay your oasis on space 5")
+    legal = places(s)
     assert not {"lay your mirage on space 4", "lay your mirage on space 5", "lay your mirage on space 6"} & legal
     assert "lay your mirage on space 7" in legal
-    s.apply_action("lay your mirage on space 7")
-    s.apply_action("lay your oasis on space 9")   # P1 moves their tile
+    lay(s, "lay your mirage on space 7")
+    lay(s, "lay your oasis on space 9")   # P1 moves their tile
     assert s.pvars["desert_space"] == [9, 7]
 
 
@@ -126,8 +139,8 @@ def test_an_oasis_moves_the_camels_on_and_a_mirage_back_beneath_the_stack():
     """»Oasis: the camel unit moves one space further and is placed on top. Mirage: it moves one space
     back and is placed beneath any camels there. The owner of the tile receives 1 Egyptian pound.«"""
     s = start(*STANDARD)
-    s.apply_action("lay your oasis on space 4")
-    s.apply_action("lay your mirage on space 6")
+    lay(s, "lay your oasis on space 4")
+    lay(s, "lay your mirage on space 6")
     let_out(s, "orange", 1)         # P1: orange carries yellow onto the oasis on 4, on to 5
     assert camels(s)["orange"] == (5, 0) and camels(s)["yellow"] == (5, 1)
     assert money(s) == [4, 3]
