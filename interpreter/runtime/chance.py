@@ -11,6 +11,8 @@ How: a step (the setup, or one action) runs on a copy of the state before it, fe
 so far; when it asks for one more, the copy is dropped and the state stays the state before the step,
 now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
 runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
+A player's action that cannot meet a chance node — the rules call ``roll``/``shuffle`` only in the setup
+(:func:`chance_in_play`) and no zone has an undetermined block — runs on the state itself, as in seeded mode.
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
