@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from conftest import RULESETS, player_counts
+from conftest import ROOT, RULESETS, player_counts
 from interpreter import load_game
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.lazy_pile import LazyPile
@@ -206,3 +206,29 @@ def test_the_arrangement_of_a_new_game_survives_the_chance_nodes_of_its_setup():
     assert state.pvars["paid"] == [1, 3]
     resolve(copy, random.Random(2))  # a copy taken at the node keeps the arrangement too
     assert copy.pvars["paid"] == [1, 3]
+
+
+def test_only_rules_that_draw_chance_after_the_setup_count_as_chance_in_play():
+    from interpreter.runtime.chance import chance_in_play
+    assert chance_in_play(load_game(ROOT / "rulesets" / "examples" / "pig.yaml"))  # roll() in an option
+    assert not chance_in_play(load_game(ROOT / "rulesets" / "classic" / "kuhn-poker.yaml"))  # shuffle in the setup only
+    assert not chance_in_play(load_game(ROOT / "rulesets" / "classic" / "tic-tac-toe.yaml"))
+
+
+@pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel", "classic/leduc-poker"])
+def test_an_action_run_on_the_state_itself_gives_what_a_run_on_a_copy_gives(name, monkeypatch):
+    from interpreter.runtime import chance
+    game = load_game(ROOT / "rulesets" / f"{name}.yaml")
+
+    def play(seed):
+        rng, state, states = random.Random(seed), game.new_initial_state(seed, explicit_chance=True), []
+        while not state.is_terminal():
+            resolve(state, rng)
+            if not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+            states.append(state.to_json())
+        return states
+
+    in_place = [play(seed) for seed in range(20)]
+    monkeypatch.setattr(chance, "_chance_free", lambda s: False)
+    assert in_place == [play(seed) for seed in range(20)]

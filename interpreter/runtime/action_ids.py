@@ -79,6 +79,9 @@ class ActionSpace:
         self.copy_base = base if self.staged else total
         self.size = self.copy_base + COPIES
         self._cache = (None, None, None)  # the legal actions last numbered, their table, its sorted ids
+        self._constant_id = {} if self.staged else {  # OptionSpec -> its one flat id (no numbered parameter)
+            spec: self.flat_offsets[index] for spec, index in self._option_of.items()
+            if all(kind == "other" for kind, _, _ in self.options[index][2])}
 
     # ---- layout ----------------------------------------------------------------------------------
     def _parameter(self, spec, i, domain_nodes) -> tuple:
@@ -162,14 +165,16 @@ class ActionSpace:
         legal = state.legal_actions()
         if self._cache[0] is legal:
             return self._cache[1]
-        groups: dict = {}
-        meaning = self.stage_ids if self.staged else self.flat_id
-        for action in legal:
-            groups.setdefault(meaning(state, action), []).append(action)
-        if len(groups) == len(legal):  # the usual case: no two actions mean the same
-            table = {key: group[0] for key, group in groups.items()}
+        meaning, constant = (self.stage_ids if self.staged else self.flat_id), self._constant_id
+        keys = [constant[action.option] if action.option in constant else meaning(state, action)
+                for action in legal]
+        table = dict(zip(keys, legal))
+        if len(table) == len(legal):  # the usual case: no two actions mean the same
             self._cache = (legal, table, sorted(table) if not self.staged else None)
             return table
+        groups: dict = {}
+        for key, action in zip(keys, legal):
+            groups.setdefault(key, []).append(action)
         table, copies = {}, 0
         for key in sorted(groups, key=repr):
             group = groups[key]

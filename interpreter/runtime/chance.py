@@ -11,6 +11,8 @@ How: a step (the setup, or one action) runs on a copy of the state before it, fe
 so far; when it asks for one more, the copy is dropped and the state stays the state before the step,
 now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
 runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
+A player's action that cannot meet a chance node — the rules call ``roll``/``shuffle`` only in the setup
+(:func:`chance_in_play`) and no zone has an undetermined block — runs on the state itself, as in seeded mode.
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
@@ -21,7 +23,12 @@ worked out, so that nothing between steps needs chance.
 """
 from __future__ import annotations
 
+import dataclasses
+import weakref
+
+from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
+from dsl.registry import EFFECTS, FUNCTIONS
 
 from .lazy_pile import LazyPile, raw
 
@@ -252,7 +259,64 @@ def apply(s, action) -> None:
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
     index = _index_of(s, action)
+    if _chance_free(s):
+        _run_in_place(s, index)
+        return
     _run_step(s, None, index, [], _step(index))
+
+
+# what a walk of the ruleset leaves out: the setup, and tables about the rules rather than rules
+_NOT_RULES = frozenset({"setup", "types", "symbols", "data", "message_fields", "display", "notes",
+                        "stage_orders", "param_specs"})
+_CHANCE_IN_PLAY = weakref.WeakKeyDictionary()  # Game -> whether its rules call chance outside the setup
+
+
+def chance_in_play(game) -> bool:
+    """Whether anything of the rules but the setup calls a built-in that draws chance (``roll``,
+    ``shuffle``; by name, so a ruleset's own function of that name counts too)."""
+    known = _CHANCE_IN_PLAY.get(game)
+    if known is None:
+        known = _CHANCE_IN_PLAY[game] = _calls_chance(game.ruleset)
+    return known
+
+
+def _calls_chance(rs) -> bool:
+    drawing = {name for registry in (FUNCTIONS, EFFECTS) for name, builtin in registry.entries.items()
+               if builtin.chance}
+    todo = [getattr(rs, f.name) for f in dataclasses.fields(rs) if f.name not in _NOT_RULES]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, ast.Call) and item.func in drawing:
+            return True
+        if isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif isinstance(item, dict):
+            todo.extend(item.values())
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            todo.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+    return False
+
+
+def _chance_free(s) -> bool:
+    """Whether a player's action from ``s`` surely asks no chance: the rules draw chance only in the
+    setup, and no zone has an undetermined block to read."""
+    if chance_in_play(s.game):
+        return False
+    for pile in s.zones:
+        if type(pile) is LazyPile and pile.hi:
+            return False
+    return True
+
+
+def _run_in_place(s, index) -> None:
+    """Apply the ``index``-th legal action to ``s`` itself, as in seeded mode: no copy to go back to
+    is needed where no chance node can come."""
+    s.chance = Feeder(())
+    try:
+        s.apply_action(s.legal_actions()[index])
+        settle(s)
+    finally:
+        s.chance = ChanceRecord()
 
 
 def _index_of(s, action) -> int:
