@@ -26,9 +26,39 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_game  # noqa: E402
 from interpreter.analysis.simulation import RunSpec, run  # noqa: E402
+from interpreter.analysis import playing  # noqa: E402
 from interpreter.analysis.stats import clopper_pearson_interval, wilson_interval  # noqa: E402
+from interpreter.bots import make_bot  # noqa: E402
 
 SEAT_SEED_STEP = 100_000
+
+
+class ThinkingClock:
+    """CPU seconds each bot spec spent choosing, and its decisions (the games of this process: with
+    --jobs 1, all of them), so equal time per decision can be checked, not only asked for."""
+
+    def __init__(self):
+        self.seconds: dict = {}
+        self.decisions: dict = {}
+
+    def make_bot(self, spec: str, seat: int, seed: int):
+        bot = make_bot(spec, seat, seed)
+        choose = bot.choose
+
+        def timed(state):
+            if len(state.legal_actions()) == 1:  # no choice: no bot thinks here
+                return choose(state)
+            start = time.thread_time()
+            action = choose(state)
+            self.seconds[spec] = self.seconds.get(spec, 0.0) + time.thread_time() - start
+            self.decisions[spec] = self.decisions.get(spec, 0) + 1
+            return action
+        bot.choose = timed
+        return bot
+
+    def per_decision(self) -> dict:
+        """Mean CPU milliseconds per decision with a choice, by spec."""
+        return {spec: round(1000 * self.seconds[spec] / self.decisions[spec], 2) for spec in self.seconds}
 
 
 def measure(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None) -> dict:
@@ -38,6 +68,8 @@ def measure(game, bot: str, games: int, seed: int, jobs: int, against: str = "ra
     by_seat = []
     wall, cpu = time.perf_counter(), time.process_time()
     done = 0
+    clock = ThinkingClock()
+    playing.make_bot = clock.make_bot  # the games of this process are timed per spec
     for seat in range(players):
         count = len(range(seat, games, players))
         if not count:
@@ -72,7 +104,8 @@ def measure(game, bot: str, games: int, seed: int, jobs: int, against: str = "ra
             "sole_wins": sole, "shared_wins": shared, "losses": losses,
             "sole_win_rate": round(sole / games, 3), "sole_ci95": [round(sole_lo, 3), round(sole_hi, 3)],
             "by_seat": by_seat, "random_baseline": round(1 / players, 3),
-            "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
+            "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1),
+            "ms_per_decision": clock.per_decision() if jobs <= 1 else None}
 
 
 def describe(result: dict) -> str:
@@ -84,7 +117,9 @@ def describe(result: dict) -> str:
             f"{result['sole_wins']} sole wins (95% CI {pct(result['sole_ci95'][0])}–{pct(result['sole_ci95'][1])}), "
             f"{result['shared_wins']} shared, {result['losses']} losses in {result['games']} games ({seats}) "
             f"of {result['mean_decisions']} decisions; an equal player would get "
-            f"{100 * result['random_baseline']:.0f}%; {result['seconds']} s, {result['cpu_seconds']} CPU s here")
+            f"{100 * result['random_baseline']:.0f}%; {result['seconds']} s, {result['cpu_seconds']} CPU s here"
+            + ("; CPU ms per decision with a choice: " + ", ".join(
+                f"{spec} {ms}" for spec, ms in result["ms_per_decision"].items()) if result["ms_per_decision"] else ""))
 
 
 def main(argv=None) -> int:

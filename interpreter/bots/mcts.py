@@ -9,12 +9,11 @@ state: its choice depends only on its own view, its knowledge and its random see
 from __future__ import annotations
 
 import math
-import time
 
 from dsl.errors import RulebookError
 
 from ..runtime.narration import mute
-from .base import Bot, action_key, register_bot
+from .base import Bot, action_key, cpu_clock, register_bot
 from .outcomes import rewards
 
 
@@ -54,9 +53,9 @@ class Search:
             return legal[0]
         seats = state.game.num_players
         root = Node(seats)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        deadline = cpu_clock() + self.seconds if self.seconds else None
         done = 0
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        while done < self.iterations if deadline is None else cpu_clock() < deadline:
             try:
                 self.iterate(root, state.determinize(self.seat, self.rng), seats)
             except RulebookError:

@@ -1,0 +1,90 @@
+"""Focused flat Monte Carlo: ``flat``'s one-round playouts, spent on the actions that still look best.
+
+``flat`` gives every legal action the same number of playouts, so with thirty actions and a few
+milliseconds per decision it judges each on one or two dealt worlds.  This bot judges the actions
+exactly as ``flat`` does (a playout to its seat's next turn, worth the outcome or, when cut off,
+halfway between the share the evaluation's leaders would get and the fair share), on the same kind
+of worlds (the hidden cards dealt anew from what its seat knows, one playout seed per world shared by
+every action: common random numbers), but it spends them by sequential halving (Karnin et al.
+2013): in each of log2(actions) rounds every action still in play is judged on the same new worlds,
+then the worse half is dropped, so most playouts go to telling the few best actions apart.  Every action still in play has been judged on every world so far, so their totals
+compare fairly.
+
+Its cost is a number of playouts (``budget``) or ``seconds`` of CPU time per decision (the thread's
+CPU clock, so a loaded machine does not change what it buys); with one legal action it plays it at
+once.  At least one world is always played.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from dsl.errors import RulebookError
+
+from ..runtime.narration import mute
+from .base import Bot, action_key, cpu_clock, register_bot
+from .flat import TIE_BREAK, _judged, _playout
+
+
+@register_bot
+class FocusBot(Bot):
+    """Flat Monte Carlo with sequential halving over the actions and common random numbers."""
+
+    name = "focus"
+    description = ("flat Monte Carlo that focuses: one-round playouts on copies with the hidden cards "
+                   "dealt anew, judged like `flat`, spent by sequential halving (the worse half of the "
+                   "actions dropped after each of log2(actions) rounds); `budget` playouts or `seconds` of CPU per decision; the default for "
+                   "simulations")
+    options = {"budget": 32, "depth": 20, "shared": 0.5, "seconds": 0.0}
+    limits = {"budget": (1, 10**7), "depth": (0, 10**6), "shared": (0, 1), "seconds": (0, 86400)}
+    strength = ("budget",)
+
+    def choose(self, state):
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        settings = self.settings
+        seconds = settings["seconds"]
+        started = cpu_clock()
+        seats = state.game.num_players
+        totals = [0.0] * len(actions)
+        order = [self.rng.random() for _ in actions]  # random among equal totals
+        alive = list(range(len(actions)))
+        rounds = max(1, math.ceil(math.log2(len(actions))))
+        budget = settings["budget"]
+        for round_index in range(rounds):
+            worlds = 0
+            while worlds == 0 or worlds * len(alive) * rounds < budget:
+                if seconds and (round_index or worlds) and cpu_clock() - started >= seconds:
+                    break
+                self._judge_world(state, actions, alive, totals, seats)
+                worlds += 1
+                if seconds and round_index == 0 and worlds == 1:  # the playouts the time buys
+                    budget = len(actions) * seconds / max(cpu_clock() - started, 1e-6)
+            alive.sort(key=lambda i: (totals[i], order[i]), reverse=True)
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+        return actions[alive[0]]
+
+    def _judge_world(self, state, actions, alive, totals, seats) -> None:
+        """Deal a world and add to ``totals`` the value of each action in ``alive``, played on a copy
+        of it with one playout seed for all (nothing when the dealing fails, see determinize)."""
+        try:
+            world = state.determinize(self.seat, self.rng)
+        except RulebookError:
+            return
+        mute(world)
+        depth, shared = self.settings["depth"], self.settings["shared"]
+        playout_seed = self.rng.getrandbits(64)
+        by_key = {action_key(a): a for a in world.legal_actions()}
+        for i in alive:
+            mirrored = by_key.get(action_key(actions[i]))
+            if mirrored is None:
+                continue
+            after = world.clone()
+            try:
+                after.apply_action(mirrored)
+                _playout(after, random.Random(playout_seed), depth, self.seat)
+            except RulebookError:
+                continue
+            value, margin = _judged(after, self.seat, seats, shared)
+            totals[i] += value + TIE_BREAK * margin / (1 + abs(margin))
