@@ -31,7 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_game  # noqa: E402
-from interpreter.analysis.simulation import RunSpec, run  # noqa: E402
+from interpreter.analysis.executor import LocalExecutor  # noqa: E402
+from interpreter.analysis.simulation import RunSpec, keep_loaded  # noqa: E402
 from interpreter.analysis import playing  # noqa: E402
 from interpreter.analysis.stats import clopper_pearson_interval, wilson_interval  # noqa: E402
 from interpreter.bots import make_bot  # noqa: E402
@@ -62,10 +63,6 @@ class ThinkingClock:
         bot.choose = timed
         return bot
 
-    def per_decision(self) -> dict:
-        """Mean CPU milliseconds per decision with a choice, by spec."""
-        return {spec: round(1000 * self.seconds[spec] / self.decisions[spec], 2) for spec in self.seconds}
-
 
 def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None,
                  seat_list=None, on_record=None) -> list:
@@ -84,17 +81,19 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
         seats = [against] * players
         seats[seat] = bot
         spec = RunSpec(game.path, dict(game.params), players, seats, seed + seat * SEAT_SEED_STEP)
-        for result in run(game, spec, count, jobs):
-            think = {name: [round(clock.seconds.get(name, 0.0), 4), clock.decisions.get(name, 0)]
-                     for name in (bot, against)} if jobs <= 1 else None
-            clock.seconds, clock.decisions = {}, {}
-            record = {"seat": seat, "seed": result.seed, "winners": result.winners,
-                      "decisions": result.decisions, "think": think}
-            records.append(record)
-            if on_record:
-                on_record(record)
-            if progress:
-                progress(f"{len(records)} games, {time.perf_counter() - wall:.0f} s (bot in seat {seat + 1})")
+        keep_loaded(spec, game)
+        with LocalExecutor(jobs) as executor:  # each game's result as it comes, for --records
+            for result in (result for part in executor.run(spec, count) for result in part):
+                think = {name: [round(clock.seconds.get(name, 0.0), 4), clock.decisions.get(name, 0)]
+                         for name in (bot, against)} if jobs <= 1 else None
+                clock.seconds, clock.decisions = {}, {}
+                record = {"seat": seat, "seed": result.seed, "winners": result.winners,
+                          "decisions": result.decisions, "think": think}
+                records.append(record)
+                if on_record:
+                    on_record(record)
+                if progress:
+                    progress(f"{len(records)} games, {time.perf_counter() - wall:.0f} s (bot in seat {seat + 1})")
     return records
 
 
