@@ -17,7 +17,7 @@ flat:seconds=0.01`) shows the time each side really took.  One line, or JSON wit
 --progress prints a line per game to stderr.
 
 A long row can be split over processes and survive being stopped: `--seat S` plays only the games
-with the bot in seat S, `--records FILE` appends one JSON line per finished game, and `--combine
+with the bot in seat S, `--part I/N` only the I-th of N blocks of each seat's games, `--records FILE` appends one JSON line per finished game, and `--combine
 FILE...` prints the row from the records (same game, bots and -n).
 """
 from __future__ import annotations
@@ -65,10 +65,11 @@ class ThinkingClock:
 
 
 def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None,
-                 seat_list=None, on_record=None) -> list:
+                 seat_list=None, on_record=None, part=(0, 1)) -> list:
     """One record per game: the bot's seat, the game's seed, the winners, the decisions and (with
     --jobs 1) the CPU seconds and decisions each spec spent choosing.  ``seat_list``: play only the
-    games of these seats (counted from 0), to split a row over processes."""
+    games of these seats (counted from 0), and ``part`` (i, n): only the i-th of n equal blocks of
+    each seat's games, to split a row over processes."""
     players = game.num_players
     records: list = []
     wall = time.perf_counter()
@@ -76,14 +77,15 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
     playing.make_bot = clock.make_bot  # the games of this process are timed per spec
     for seat in range(players) if seat_list is None else seat_list:
         count = len(range(seat, games, players))
-        if not count:
+        first, last = count * part[0] // part[1], count * (part[0] + 1) // part[1]
+        if last <= first:
             continue
         seats = [against] * players
         seats[seat] = bot
         spec = RunSpec(game.path, dict(game.params), players, seats, seed + seat * SEAT_SEED_STEP)
         keep_loaded(spec, game)
         with LocalExecutor(jobs) as executor:  # each game's result as it comes, for --records
-            for result in (result for part in executor.run(spec, count) for result in part):
+            for result in (result for chunk in executor.run(spec, last - first, first) for result in chunk):
                 think = {name: [round(clock.seconds.get(name, 0.0), 4), clock.decisions.get(name, 0)]
                          for name in (bot, against)} if jobs <= 1 else None
                 clock.seconds, clock.decisions = {}, {}
@@ -140,6 +142,13 @@ def describe(result: dict) -> str:
                 f"{spec} {ms}" for spec, ms in result["ms_per_decision"].items()) if result["ms_per_decision"] else ""))
 
 
+def _part(text: str) -> tuple:
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise SystemExit(f"--part is I/N with 1 <= I <= N, not {text!r}")
+    return int(index) - 1, int(count)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -154,6 +163,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seat", type=int, action="append",
                         help="play only the games with the bot in this seat (from 1; repeatable), to "
                              "split a row over processes; combine their --records with --combine")
+    parser.add_argument("--part", default="1/1", metavar="I/N",
+                        help="play only the I-th of N equal blocks of each seat's games (to split a row)")
     parser.add_argument("--records", help="append one JSON line per finished game to this file")
     parser.add_argument("--combine", nargs="+", metavar="FILE",
                         help="print the row from the --records files of earlier runs (same game, bots "
@@ -177,7 +188,8 @@ def main(argv=None) -> int:
     wall, cpu = time.perf_counter(), time.process_time()
     records = play_records(game, args.bot, args.games, args.seed, args.jobs, args.against,
                            progress if args.progress else None,
-                           [s - 1 for s in args.seat] if args.seat else None, keep if sink else None)
+                           [s - 1 for s in args.seat] if args.seat else None, keep if sink else None,
+                           _part(args.part))
     result = {**summarize(records, game.name, game.num_players, args.bot, args.against, args.seed),
               "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
     print(json.dumps(result, ensure_ascii=False) if args.json else describe(result))
