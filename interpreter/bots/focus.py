@@ -7,7 +7,9 @@ halfway between the share the evaluation's leaders would get and the fair share)
 of worlds (the hidden cards dealt anew from what its seat knows, one playout seed per world shared by
 every action: common random numbers), but it spends them by sequential halving (Karnin et al.
 2013): in each of log2(actions) rounds every action still in play is judged on the same new worlds,
-then the worse half is dropped, so most playouts go to telling the few best actions apart.  Every action still in play has been judged on every world so far, so their totals
+then the worse half is dropped.  The first round gets half the budget (every action judged alike,
+as by ``flat``, so none is dropped on the evidence of a single playout); the rounds that halve share
+the other half, so the best few actions are told apart on many more worlds than ``flat`` gives them.  Every action still in play has been judged on every world so far, so their totals
 compare fairly.
 
 Its cost is a number of playouts (``budget``) or ``seconds`` of CPU time per decision (the thread's
@@ -54,7 +56,7 @@ class FocusBot(Bot):
         budget = settings["budget"]
         for round_index in range(rounds):
             worlds = 0
-            while worlds == 0 or worlds * len(alive) * rounds < budget:
+            while worlds == 0 or worlds * len(alive) < budget * _share(round_index, rounds):
                 if seconds and (round_index or worlds) and cpu_clock() - started >= seconds:
                     break
                 self._judge_world(state, actions, alive, totals, seats)
@@ -88,3 +90,12 @@ class FocusBot(Bot):
                 continue
             value, margin = _judged(after, self.seat, seats, shared)
             totals[i] += value + TIE_BREAK * margin / (1 + abs(margin))
+
+
+def _share(round_index: int, rounds: int) -> float:
+    """The part of the budget a round gets: half for the first, where every action is judged on the
+    same worlds as by ``flat`` (so no action is dropped on the evidence of one or two playouts), the
+    other half split evenly over the rounds that halve."""
+    if rounds == 1:
+        return 1.0
+    return 0.5 if round_index == 0 else 0.5 / (rounds - 1)
