@@ -11,8 +11,14 @@ by k seats or a loss.  Printed: the win share (a sole win counts 1, a shared win
 Wilson interval (conservative for outcomes between 0 and 1), the sole wins, shared wins and losses
 with the exact 95% Clopper–Pearson interval of the sole-win rate, the share in each seat, what an
 equal player would get on average (1/players), the mean game length and the CPU seconds this
-process spent (with --jobs 1 all games run in it).  One line, or JSON with --json; --progress
-prints a line per game to stderr.
+process spent, and (with --jobs 1) the CPU milliseconds each bot spec spent per decision with a
+choice, so a comparison at equal time per decision (`--bot focus:seconds=0.01 --against
+flat:seconds=0.01`) shows the time each side really took.  One line, or JSON with --json;
+--progress prints a line per game to stderr.
+
+A long row can be split over processes and survive being stopped: `--seat S` plays only the games
+with the bot in seat S, `--part I/N` only the I-th of N blocks of each seat's games, `--records FILE` appends one JSON line per finished game, and `--combine
+FILE...` prints the row from the records (same game, bots and -n).
 """
 from __future__ import annotations
 
@@ -25,54 +31,100 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import load_game  # noqa: E402
-from interpreter.analysis.simulation import RunSpec, run  # noqa: E402
+from interpreter.analysis.executor import LocalExecutor  # noqa: E402
+from interpreter.analysis.simulation import RunSpec, keep_loaded  # noqa: E402
+from interpreter.analysis import playing  # noqa: E402
 from interpreter.analysis.stats import clopper_pearson_interval, wilson_interval  # noqa: E402
+from interpreter.bots import make_bot  # noqa: E402
 
 SEAT_SEED_STEP = 100_000
 
 
-def measure(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None) -> dict:
+class ThinkingClock:
+    """CPU seconds each bot spec spent choosing, and its decisions (the games of this process: with
+    --jobs 1, all of them), so equal time per decision can be checked, not only asked for."""
+
+    def __init__(self):
+        self.seconds: dict = {}
+        self.decisions: dict = {}
+
+    def make_bot(self, spec: str, seat: int, seed: int):
+        bot = make_bot(spec, seat, seed)
+        choose = bot.choose
+
+        def timed(state):
+            if len(state.legal_actions()) == 1:  # no choice: no bot thinks here
+                return choose(state)
+            start = time.thread_time()
+            action = choose(state)
+            self.seconds[spec] = self.seconds.get(spec, 0.0) + time.thread_time() - start
+            self.decisions[spec] = self.decisions.get(spec, 0) + 1
+            return action
+        bot.choose = timed
+        return bot
+
+
+def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None,
+                 seat_list=None, on_record=None, part=(0, 1)) -> list:
+    """One record per game: the bot's seat, the game's seed, the winners, the decisions and (with
+    --jobs 1) the CPU seconds and decisions each spec spent choosing.  ``seat_list``: play only the
+    games of these seats (counted from 0), and ``part`` (i, n): only the i-th of n equal blocks of
+    each seat's games, to split a row over processes."""
     players = game.num_players
-    share = decisions = 0.0
-    sole = shared = losses = 0
-    by_seat = []
-    wall, cpu = time.perf_counter(), time.process_time()
-    done = 0
-    for seat in range(players):
+    records: list = []
+    wall = time.perf_counter()
+    clock = ThinkingClock()
+    playing.make_bot = clock.make_bot  # the games of this process are timed per spec
+    for seat in range(players) if seat_list is None else seat_list:
         count = len(range(seat, games, players))
-        if not count:
+        first, last = count * part[0] // part[1], count * (part[0] + 1) // part[1]
+        if last <= first:
             continue
         seats = [against] * players
         seats[seat] = bot
         spec = RunSpec(game.path, dict(game.params), players, seats, seed + seat * SEAT_SEED_STEP)
-        seat_share = 0.0
+        keep_loaded(spec, game)
+        with LocalExecutor(jobs) as executor:  # each game's result as it comes, for --records
+            for result in (result for chunk in executor.run(spec, last - first, first) for result in chunk):
+                think = {name: [round(clock.seconds.get(name, 0.0), 4), clock.decisions.get(name, 0)]
+                         for name in (bot, against)} if jobs <= 1 else None
+                clock.seconds, clock.decisions = {}, {}
+                record = {"seat": seat, "seed": result.seed, "winners": result.winners,
+                          "decisions": result.decisions, "think": think}
+                records.append(record)
+                if on_record:
+                    on_record(record)
+                if progress:
+                    progress(f"{len(records)} games, {time.perf_counter() - wall:.0f} s (bot in seat {seat + 1})")
+    return records
 
-        def tick(n, seat=seat):
-            nonlocal done
-            done += n
-            if progress:
-                progress(f"{done}/{games} games, {time.perf_counter() - wall:.0f} s (bot in seat {seat + 1})")
-        for result in run(game, spec, count, jobs, on_game=tick):
-            decisions += result.decisions
-            if seat in result.winners:
-                seat_share += 1 / len(result.winners)
-                if len(result.winners) == 1:
-                    sole += 1
-                else:
-                    shared += 1
-            else:
-                losses += 1
-        share += seat_share
-        by_seat.append({"seat": seat + 1, "games": count, "win_share": round(seat_share / count, 3)})
+
+def summarize(records: list, game_name: str, players: int, bot: str, against: str, seed: int) -> dict:
+    """The row of a strength table from per-game records (of one process or several)."""
+    games = len(records)
+    share = sum(1 / len(r["winners"]) for r in records if r["seat"] in r["winners"])
+    sole = sum(1 for r in records if r["winners"] == [r["seat"]])
+    shared = sum(1 for r in records if r["seat"] in r["winners"] and len(r["winners"]) > 1)
+    by_seat = []
+    for seat in sorted({r["seat"] for r in records}):
+        mine = [r for r in records if r["seat"] == seat]
+        seat_share = sum(1 / len(r["winners"]) for r in mine if seat in r["winners"])
+        by_seat.append({"seat": seat + 1, "games": len(mine), "win_share": round(seat_share / len(mine), 3)})
     lo, hi = wilson_interval(share, games)
     sole_lo, sole_hi = clopper_pearson_interval(sole, games)
-    return {"game": game.name, "players": players, "bot": bot, "against": against, "games": games,
-            "seed": seed, "mean_decisions": round(decisions / games, 1),
+    timed = [r["think"] for r in records if r.get("think")]
+    ms = {}
+    for name in (bot, against):
+        seconds = sum(t[name][0] for t in timed if name in t)
+        count = sum(t[name][1] for t in timed if name in t)
+        if count:
+            ms[name] = round(1000 * seconds / count, 2)
+    return {"game": game_name, "players": players, "bot": bot, "against": against, "games": games,
+            "seed": seed, "mean_decisions": round(sum(r["decisions"] for r in records) / games, 1),
             "win_share": round(share / games, 3), "ci95": [round(lo, 3), round(hi, 3)],
-            "sole_wins": sole, "shared_wins": shared, "losses": losses,
+            "sole_wins": sole, "shared_wins": shared, "losses": games - sole - shared,
             "sole_win_rate": round(sole / games, 3), "sole_ci95": [round(sole_lo, 3), round(sole_hi, 3)],
-            "by_seat": by_seat, "random_baseline": round(1 / players, 3),
-            "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
+            "by_seat": by_seat, "random_baseline": round(1 / players, 3), "ms_per_decision": ms or None}
 
 
 def describe(result: dict) -> str:
@@ -84,7 +136,17 @@ def describe(result: dict) -> str:
             f"{result['sole_wins']} sole wins (95% CI {pct(result['sole_ci95'][0])}–{pct(result['sole_ci95'][1])}), "
             f"{result['shared_wins']} shared, {result['losses']} losses in {result['games']} games ({seats}) "
             f"of {result['mean_decisions']} decisions; an equal player would get "
-            f"{100 * result['random_baseline']:.0f}%; {result['seconds']} s, {result['cpu_seconds']} CPU s here")
+            f"{100 * result['random_baseline']:.0f}%"
+            + (f"; {result['seconds']} s, {result['cpu_seconds']} CPU s here" if "seconds" in result else "")
+            + ("; CPU ms per decision with a choice: " + ", ".join(
+                f"{spec} {ms}" for spec, ms in result["ms_per_decision"].items()) if result["ms_per_decision"] else ""))
+
+
+def _part(text: str) -> tuple:
+    index, _, count = text.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise SystemExit(f"--part is I/N with 1 <= I <= N, not {text!r}")
+    return int(index) - 1, int(count)
 
 
 def main(argv=None) -> int:
@@ -98,13 +160,38 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    parser.add_argument("--seat", type=int, action="append",
+                        help="play only the games with the bot in this seat (from 1; repeatable), to "
+                             "split a row over processes; combine their --records with --combine")
+    parser.add_argument("--part", default="1/1", metavar="I/N",
+                        help="play only the I-th of N equal blocks of each seat's games (to split a row)")
+    parser.add_argument("--records", help="append one JSON line per finished game to this file")
+    parser.add_argument("--combine", nargs="+", metavar="FILE",
+                        help="print the row from the --records files of earlier runs (same game, bots "
+                             "and -n) instead of playing")
     args = parser.parse_args(argv)
     game = load_game(args.game, players=args.players)
+    if args.combine:
+        records = [json.loads(line) for name in args.combine
+                   for line in Path(name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        result = summarize(records, game.name, game.num_players, args.bot, args.against, args.seed)
+        print(json.dumps(result, ensure_ascii=False) if args.json else describe(result))
+        return 0
 
     def progress(line):
         print(line, file=sys.stderr, flush=True)
-    result = measure(game, args.bot, args.games, args.seed, args.jobs, args.against,
-                     progress if args.progress else None)
+    sink = open(args.records, "a", encoding="utf-8") if args.records else None
+
+    def keep(record):
+        sink.write(json.dumps(record) + "\n")
+        sink.flush()
+    wall, cpu = time.perf_counter(), time.process_time()
+    records = play_records(game, args.bot, args.games, args.seed, args.jobs, args.against,
+                           progress if args.progress else None,
+                           [s - 1 for s in args.seat] if args.seat else None, keep if sink else None,
+                           _part(args.part))
+    result = {**summarize(records, game.name, game.num_players, args.bot, args.against, args.seed),
+              "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
     print(json.dumps(result, ensure_ascii=False) if args.json else describe(result))
     return 0
 

@@ -47,7 +47,7 @@ def test_determinize_keeps_the_players_view_and_knowledge():
     assert sorted(map(sorted, world.zones)) != [] and sum(map(len, world.zones)) == game.num_components
 
 
-@pytest.mark.parametrize("bot", ["mcts:iterations=60", "greedy:samples=2"])
+@pytest.mark.parametrize("bot", ["mcts:iterations=60", "greedy:samples=2", "focus:budget=40"])
 def test_search_bots_choose_the_same_in_states_that_differ_only_in_hidden_cards(bot):
     game, state = mid_game()
     seat = state.current_player()
@@ -116,7 +116,7 @@ scoring: {score: player.points}
 """
 
 
-@pytest.mark.parametrize("bot", ["mcts:iterations=80", "greedy:samples=3"])
+@pytest.mark.parametrize("bot", ["mcts:iterations=80", "greedy:samples=3", "focus:budget=60"])
 def test_search_bots_ignore_the_opponents_hidden_hand(tmp_path, bot):
     path = tmp_path / "hidden.yaml"
     path.write_text(HIDDEN_HANDS, encoding="utf-8")

@@ -9,6 +9,7 @@ from .random import RandomBot
 from .greedy import GreedyBot, lead
 from .mcts import MctsBot, Search
 from .flat import FlatBot
+from .focus import FocusBot
 
 __all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
-           "FlatBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
+           "FlatBot", "FocusBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]

@@ -17,6 +17,12 @@ from ..runtime.actions import frozen
 from ..runtime.narration import mute
 
 
+def cpu_clock() -> float:
+    """The clock of a bot's ``seconds``: CPU seconds of the calling thread, so a budget buys the same
+    search on a loaded machine as on an idle one, and bots compared at equal time get equal CPU."""
+    return time.thread_time()
+
+
 class Bot:
     """Base class of every bot.
 
@@ -63,9 +69,9 @@ class Bot:
         skipped."""
         actions = state.legal_actions()
         totals = [0.0] * len(actions)
-        deadline = time.perf_counter() + seconds if seconds else None
+        deadline = cpu_clock() + seconds if seconds else None
         done = 0
-        while done < samples if deadline is None else (done == 0 or time.perf_counter() < deadline):
+        while done < samples if deadline is None else (done == 0 or cpu_clock() < deadline):
             done += 1
             try:
                 world = state.determinize(self.seat, self.rng)

@@ -11,12 +11,11 @@ with the same decisions.
 from __future__ import annotations
 
 import math
-import time
 
 from dsl.errors import RulebookError
 
 from ..runtime.narration import mute
-from .base import Bot, action_key, register_bot
+from .base import Bot, action_key, cpu_clock, register_bot
 from .outcomes import rewards
 from .rollouts import checked_engine, rollout, rollout_kernel
 
@@ -60,9 +59,9 @@ class Search:
         seats = state.game.num_players
         self.kernel = rollout_kernel(state.game, self.engine)
         root = Node(seats)
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        deadline = cpu_clock() + self.seconds if self.seconds else None
         done = 0
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        while done < self.iterations if deadline is None else cpu_clock() < deadline:
             try:
                 self.iterate(root, state.determinize(self.seat, self.rng), seats)
             except RulebookError:
