@@ -353,17 +353,18 @@ function offersNode(offers, names) {
 const feed = {lines: [], fresh: 0, drawn: false}; // drawn: a first message came (its lines are not new)
 function freshLines(message) {
   const lines = message.narration;
-  if (lines.length === feed.lines.length && lines.every((line, i) => line === feed.lines[i])) return feed.fresh;
-  // the feed is the last lines of the game: find where the lines seen before end in it
-  const seen = feed.lines;
-  let kept = 0;
-  for (let drop = 0; drop < seen.length; drop++) {
-    const rest = seen.length - drop;
-    if (rest <= lines.length && seen.slice(drop).every((line, i) => line === lines[i])) { kept = rest; break; }
+  if (!(lines.length === feed.lines.length && lines.every((line, i) => line === feed.lines[i]))) {
+    // the feed is the last lines of the game: find where the lines seen before end in it
+    const seen = feed.lines;
+    let kept = 0;
+    for (let drop = 0; drop < seen.length; drop++) {
+      const rest = seen.length - drop;
+      if (rest <= lines.length && seen.slice(drop).every((line, i) => line === lines[i])) { kept = rest; break; }
+    }
+    feed.fresh = feed.drawn ? lines.length - kept : 0;
+    feed.lines = lines.slice();
   }
-  feed.fresh = feed.drawn ? lines.length - kept : 0;
-  feed.drawn = true;
-  feed.lines = lines.slice();
+  feed.drawn = true;  // also when the first message had no lines: the next ones are new
   return feed.fresh;
 }
 
