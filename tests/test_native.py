@@ -60,26 +60,23 @@ def test_many_games_sum_the_returns_of_single_games():
     assert any(any(r) for r in singles)  # somebody won some of them
 
 
-LIMITED = """
-game: {name: Limited, players: 2}
+JOINED = """
+game: {name: Joined, players: 2}
 vars:
-  rounds: 0
+  name: "x"
 flow:
-  - while: rounds < 3
-    limit: 5
-    do:
-      - choose:
-          options:
-            go:
-              effects: ["rounds += 1"]
+  - choose:
+      options:
+        go:
+          effects: ["name = name + 'y'"]
 """
 
 
 def test_unsupported_construct_falls_back_with_its_place(tmp_path):
-    path = tmp_path / "limited.yaml"
+    path = tmp_path / "joined.yaml"
     with pytest.raises(NativeUnavailable) as caught:
-        kernel_for(load_game(path, text=LIMITED))
-    assert str(caught.value) == f"native: a while loop with a limit at {path}:6 not supported yet; using Python"
+        kernel_for(load_game(path, text=JOINED))
+    assert str(caught.value) == f"native: '+' on values of type str at {path}:9 not supported yet; using Python"
 
 
 def test_simulate_says_which_engine_ran(capsys):

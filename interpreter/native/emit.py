@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dsl import ast, ir
 
+from .calls import Calls, recursive_procedures
 from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ENTRY, ERRORS, PRELUDE
 from .tables import Tables
@@ -19,7 +20,7 @@ MAXCAND = 4096  # the legal actions of one decision
 LCAP = 64  # the items a list variable holds in the kernel (more: a located error that says to use Python)
 
 
-class Emitter:
+class Emitter(Calls):
     def __init__(self, game):
         self.game = game
         self.rs = game.ruleset
@@ -29,7 +30,10 @@ class Emitter:
         self.declared: list = []  # every C variable of locals, declared at the top of its function
         self.calls: list = []  # (procedure, label of its end) being inlined
         self.loops: list = []  # (label of continue, label of break)
-        self.procs: list = []
+        self.recursive = recursive_procedures(self.rs)  # compiled as C functions (calls.py)
+        self.functions: dict = {}  # (procedure, in the flow?) -> its C function
+        self.prototypes: list = []
+        self.function_code: list = []
         bodies = [self.rs.setup, self.rs.flow] + [p.body for p in self.rs.procedures.values()]
         self.max_params = max([len(o.params) for body in bodies for s in ir.walk(body) if isinstance(s, ir.Choose)
                                for o in s.options] + [1])
@@ -55,7 +59,7 @@ class Emitter:
         if rs.score is not None:
             self.x.check_scalar(rs.score)
             score = self.x.expr(rs.score, Scope({"player": "player"}))
-        body = (triggers + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
+        body = ("".join(self.prototypes) + triggers + "".join(self.function_code) + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
                 f"static void flow(Ctx *C) {{\n{flow_locals}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         made = "".join(f"C->consts[{i}] = {code};\n" for i, code in enumerate(self.x.constants))
@@ -229,6 +233,8 @@ class Emitter:
         kind, name = self.rs.symbols[call]
         if kind != "effect":
             raise Unsupported(f"the call of {name} as a statement", where)
+        if name == "log":
+            return ""  # narration is muted in the kernel: its message is not even computed
         kw = dict(call.kwargs)
         sc = self._scope(scope)
         args = [self.x.expr(a, sc) if self.x.type_of(a) != "list" else self.x.as_list(a, sc) for a in call.args]
@@ -240,13 +246,17 @@ class Emitter:
                 raise Unsupported("an 'at' that is not top or bottom written out", where)
             bottom = "1" if value == "bottom" else "0"
             args = args[:-1] if "at" not in kw else args
-        if name == "log":
-            return ""  # narration is muted in the kernel
         if name == "end_game":
             if args or kw:
                 reason = args[0] if args else self.x.expr(kw["reason"], sc)
                 return f"C->s->end_reason = {reason}; game_over(C);\n"
             return "game_over(C);\n"
+        if name == "show" and len(call.args) + len(kw) == 2:
+            items = call.args[0]
+            listed = self.x.as_list(items, sc) if self.x.type_of(items) in ("list", "zone") else \
+                f"({{ int64_t h_ = NEWLIST(C, 1); ITEM(h_, 0) = {args[0]}; h_; }})"
+            to = args[1] if len(args) == 2 else self.x.expr(kw["to"], sc)
+            return f"SHOW(C, {listed}, {to});\n"
         if name == "place" and len(args) == 2:
             return f"PLACE(C, {args[0]}, {args[1]});\n"
         if name == "shuffle" and len(args) == 1:
@@ -292,7 +302,7 @@ class Emitter:
         """Whether a loop's body gives a list to a local bound before the loop: then the lists one
         round makes must outlive it, and the arena is not reset at each round."""
         for stmt in ir.walk(stmts):
-            node = getattr(stmt, "node", None)
+            node = stmt.then.node if isinstance(stmt, ir.CallProc) and stmt.then is not None else getattr(stmt, "node", None)
             name = node.name if isinstance(node, ast.Let) else \
                 node.target.id if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) else None
             if name in self.locals and self.x.type_of(node.value) == "list":
@@ -300,9 +310,11 @@ class Emitter:
         return False
 
     def _s_while(self, stmt, scope) -> str:
-        if stmt.limit:
-            raise Unsupported("a while loop with a limit", stmt.position)
         cond = self.x.expr(stmt.cond, self._scope(scope))
+        if stmt.limit:  # at most 'limit' rounds, the test first (compile/statements.py)
+            rounds = self.x.fresh("w")
+            return self._loop(f"int64_t {rounds} = 0; while (({cond}) && ++{rounds} <= {int(stmt.limit)}LL)",
+                              stmt.body, scope, stmt.position)
         return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)
 
     def _s_repeat(self, stmt, scope) -> str:
@@ -400,31 +412,6 @@ class Emitter:
                      f"if ({n} > 1) {{ int64_t d_ = 0; for (int64_t q_ = 0; q_ < {nt}; q_++) if ({dup}) {{ d_ = 1; break; }}\n"
                      f"if (d_) continue; ITEM({tried}, {nt}) = {values}[{i}]; {nt}++; }}\n{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
-
-    def _s_callproc(self, stmt, scope) -> str:
-        """A call compiled in place: the arguments' values, then the body in a frame of its own."""
-        proc = self.rs.procedures[stmt.proc]
-        if stmt.then is not None or any(c[0] is proc for c in self.calls) or len(self.calls) > 16:
-            raise Unsupported("a recursive procedure, or one whose value is used", stmt.position)
-        sc = self._scope(scope)
-        temps = [self.x.fresh("a") for _ in stmt.args]
-        values = "".join(f"int64_t {t} = {self.x.expr(a, sc)};\n" for t, a in zip(temps, stmt.args))
-        saved, self.locals = self.locals, {}
-        label = self.x.fresh("ret")
-        self.calls.append((proc, label))
-        loops, self.loops = self.loops, []
-        try:
-            binds = "".join(f"{self.local(name)} = {t};\n" for name, t in zip(proc.params, temps))
-            body = self.block(proc.body, Scope())
-        finally:
-            self.calls.pop()
-            self.locals, self.loops = saved, loops
-        return f"{{ {values}{binds}{body}{label}: ; }}\n"
-
-    def _s_return(self, stmt, scope) -> str:
-        if stmt.value is not None or not self.calls:
-            raise Unsupported("a return with a value, or outside a procedure", stmt.position)
-        return f"goto {self.calls[-1][1]};\n"
 
 
 def _table(name, values) -> str:

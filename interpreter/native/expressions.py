@@ -86,7 +86,7 @@ class Expressions:
         arg = self.types[node].arg
         if isinstance(node, ast.ListLit) and not node.items:
             return "NEWLIST(C, 0)"
-        if arg is not None and arg.name not in SCALARS + ("list", "any"):  # unknown: its items are never compared
+        if arg is not None and arg.name not in SCALARS + ("list", "any", "none"):  # unknown: its items are never compared
             raise Unsupported(f"a list of values of type {arg.name}", node.pos)
         return self.expr(node, scope)
 
@@ -161,6 +161,12 @@ class Expressions:
 
     def _x_index(self, node, scope) -> str:
         return f"LIST_AT(C, {self.as_list(node.obj, scope)}, {self.expr(node.index, scope)})"
+
+    def _x_slice(self, node, scope) -> str:
+        """``xs[start:stop]`` as Python slices: negative bounds count from the end, both clamped."""
+        start = self.expr(node.start, scope) if node.start is not None else "0"
+        stop = self.expr(node.stop, scope) if node.stop is not None else "INT64_MAX"
+        return f"SLICE(C, {self.as_list(node.obj, scope)}, {start}, {stop})"
 
     def _x_listlit(self, node, scope) -> str:
         for item in node.items:
@@ -255,9 +261,14 @@ class Expressions:
             return self.define(node, scope)
         if name == "neighbors" and kind == "func":
             return self._neighbors(node, scope)
-        if kind != "func" or node.kwargs:
-            raise Unsupported(f"the call of {name}", node.pos)
         args = node.args
+        if kind == "func" and name in ("next_player", "previous_player") and node.kwargs and len(args) <= 2:
+            named = dict(node.kwargs)  # steps and among (where=) by name
+            steps = args[1] if len(args) == 2 else named.pop("steps", ast.Literal(node.pos, 1))
+            among = named.pop("among", None)
+            args = None if named or among is None else (args[0], steps, among)
+        if kind != "func" or args is None or (node.kwargs and name not in ("next_player", "previous_player")):
+            raise Unsupported(f"the call of {name}", node.pos)
         a = [self.as_list(x, scope) if self.type_of(x) == "list" else self.expr(x, scope) for x in args]
         grid = self._grid_call(name, node, a)
         if grid is not None:
@@ -297,10 +308,18 @@ class Expressions:
             return f"COMPONENTS(C, {a[0]})"
         if name == "owner_of" and len(a) == 1:
             return f"OWNER_NOW(C, CK(C, {a[0]}, NZ))"
-        if name in ("next_player", "previous_player") and len(a) in (1, 2):
-            steps = a[1] if len(a) == 2 else "1LL"
+        if name in ("next_player", "previous_player") and len(a) in (1, 2, 3):
+            steps = a[1] if len(a) >= 2 else "1LL"
+            if len(a) == 3:  # among: the seats of a list (where=: those meeting a condition)
+                return f"NEXT_AMONG(C, {a[0]}, {steps}, {a[2]}, {1 if name == 'next_player' else -1})"
             op = "ADD" if name == "next_player" else "SUB"
             return f"FMOD(C, {op}(C, {a[0]}, {steps}), NP)"
+        if name == "seat" and len(a) == 1:
+            return f"SEAT(C, {a[0]})"
+        if name == "player" and len(a) == 1:
+            return f"FMOD(C, {a[0]}, NP)"
+        if name == "with_item" and len(a) == 3:
+            return f"WITH_ITEM(C, {a[0]}, {a[1]}, {a[2]})"
         raise Unsupported(f"the function {name}", node.pos)
 
     def static_text(self, node):

@@ -4,7 +4,7 @@ the sizes (NC, NZ, NCELL, ...) and the game's tables before including this text.
 
 ERRORS = ("no_kind", "no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
           "memory", "range", "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty",
-          "bottom_empty", "repeat", "die", "call_depth")
+          "bottom_empty", "repeat", "die", "call_depth", "seat_none", "no_element", "no_seat", "show_to_none", "show_none")
 ERROR_CODE = {name: i + 1 for i, name in enumerate(ERRORS)}
 
 PRELUDE = r"""
@@ -28,6 +28,8 @@ typedef struct {
     int64_t iters;
     int64_t pos;
     int64_t depth;
+    int64_t calls;  /* the frames standing, as the Python engine counts them (calls.py) */
+    int64_t frames;  /* the native frames of recursive procedures */
     int64_t frame;  /* the procedure a loop runs in, for the error of one that never ends */
     int64_t base;  /* the arena below it holds the constant lists (made once per game) */
     int64_t consts[NCONST + 1];
@@ -36,9 +38,9 @@ static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
 /* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
 #define RUN_TRIGGER(C, fn, comp, own, where, number) do { \
     if ((C)->depth >= 50) { (C)->pos = (where); fail((C), E_trigger_depth, (number), 0); } \
-    int64_t pos_ = (C)->pos, steps_ = (C)->steps, iters_ = (C)->iters; \
-    (C)->depth++; (C)->steps = 0; fn((C), (comp), (own)); \
-    (C)->depth--; (C)->pos = pos_; (C)->steps = steps_; (C)->iters = iters_; } while (0)
+    int64_t pos_ = (C)->pos, steps_ = (C)->steps, iters_ = (C)->iters, calls_ = (C)->calls; \
+    (C)->depth++; (C)->steps = 0; (C)->calls = 1; fn((C), (comp), (own)); \
+    (C)->depth--; (C)->pos = pos_; (C)->steps = steps_; (C)->iters = iters_; (C)->calls = calls_; } while (0)
 
 static void fail(Ctx *C, int64_t code, int64_t a, int64_t b) {
     C->s->err = code; C->s->err_pos = C->pos; C->s->err_a = a; C->s->err_b = b;
@@ -180,6 +182,35 @@ static inline void STORELIST(Ctx *C, int64_t *buffer, int64_t h) {
     buffer[0] = LEN(h);
     memcpy(&buffer[1], &ITEM(h, 0), LEN(h) * sizeof(int64_t));
 }
+static inline int64_t SLICE(Ctx *C, int64_t h, int64_t a, int64_t b) {
+    int64_t n = LEN(h);
+    if (a < 0) { a += n; if (a < 0) a = 0; } else if (a > n) a = n;
+    if (b < 0) { b += n; if (b < 0) b = 0; } else if (b > n) b = n;
+    int64_t r = NEWLIST(C, b > a ? b - a : 0);
+    memcpy(&ITEM(r, 0), &ITEM(h, a), LEN(r) * sizeof(int64_t));
+    return r;
+}
+static inline int64_t SEAT(Ctx *C, int64_t p) { if (p < 0) fail(C, E_seat_none, 0, 0); return p; }
+/* a copy of a list with one item replaced (with_item, and xs[i] = v) */
+static inline int64_t WITH_ITEM(Ctx *C, int64_t h, int64_t i, int64_t v) {
+    int64_t n = LEN(h);
+    if (i < -n || i >= n) fail(C, E_no_element, i, n);
+    int64_t r = COPYLIST(C, h);
+    ITEM(r, i < 0 ? i + n : i) = v;
+    return r;
+}
+/* the steps-th seat from p in direction dir (1, -1) among the seats of the list h (texts.next_among):
+   after the first step the walk cycles through the k seats listed, so steps beyond k are reduced */
+static inline int64_t NEXT_AMONG(Ctx *C, int64_t p, int64_t steps, int64_t h, int64_t dir) {
+    if (LEN(h) == 0) fail(C, E_no_seat, 0, 0);
+    int64_t wanted[NP], k = 0;
+    for (int64_t q = 0; q < NP; q++) { wanted[q] = CONTAINS(C, h, q); k += wanted[q]; }
+    if (k == 0 || steps <= 0) return p;
+    if (steps > k) steps = (steps - 1) % k + 1;
+    for (int64_t s = 0; s < steps; s++)
+        for (int64_t j = 0; j < NP; j++) { p = FMOD(C, p + dir, NP); if (wanted[p]) break; }
+    return p;
+}
 static inline int64_t ROLL(Ctx *C, int64_t sides) {
     if (sides < 1 || sides > 1000000) fail(C, E_die, sides, 0);
     return random_below(C, sides) + 1;
@@ -215,6 +246,17 @@ static int64_t COMPONENT_MASK(Ctx *C, int64_t c, int depth) {
         mask |= host < 0 ? ALL_SEATS : COMPONENT_MASK(C, host, depth + 1);
     }
     return mask;
+}
+/* show(items, to): the seat learns the components and where they lie (effects.show) */
+static void SHOW(Ctx *C, int64_t h, int64_t to) {
+    if (to < 0) fail(C, E_show_to_none, 0, 0);
+    to = CK(C, to, NP);
+    for (int64_t i = 0; i < LEN(h); i++) if (ITEM(h, i) < 0) fail(C, E_show_none, 0, 0);
+    for (int64_t i = 0; i < LEN(h); i++) {
+        int64_t c = CK(C, ITEM(h, i), NC);
+        C->s->known[c] |= 1LL << to;
+        C->s->blind_to[C->s->loc[c]] &= ~(1LL << to);
+    }
 }
 /* a component's zone of a per-component family: base + its index among its kind, if of that kind */
 static inline int64_t ATTACHED(Ctx *C, const int64_t *table, int64_t c) {
@@ -377,7 +419,7 @@ ENTRY = r"""
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0; C->calls = 1; C->frames = 0;
     C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
     if (!C->arena) { s->err = E_memory; return 1; }
     s->n_log = 0; s->err = 0; s->decider = -1; s->end_reason = -1;
