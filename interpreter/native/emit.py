@@ -107,7 +107,7 @@ class Emitter(Calls):
         lines = [f"#define NC {nc}", f"#define NZ {nz}", f"#define NCELL {ncell}", f"#define NP {game.num_players}",
                  f"#define NMARK {len(game.mark_names)}", f"#define HAS_GRIDS {int(game.has_grids)}",
                  f"#define ALL_SEATS {game.all_seats}LL", f"#define MAXLOG {MAXLOG}", f"#define MAXCAND {MAXCAND}",
-                 f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}",
+                 f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}", f"#define NSTAMP {max(nc, ncell, 64)}",
                  f"#define HAS_TRIGGERS {int(bool(self.rs.triggers))}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
                  struct_text(game, len(t.vars), len(t.player_vars), self.max_params)]
@@ -218,7 +218,7 @@ class Emitter(Calls):
         elif kind in ("var", "pvar"):
             place = self.x.expr(target, sc)
         elif kind == "mark":
-            place = self.x.expr(target, sc).replace(", 0))", ", 1))")  # the write sets the mark
+            place = self.x.mark(name, self.x.expr(target.obj, sc), write=True)
         else:
             raise Unsupported("assigning to this target", node.pos)
         if node.op == "=":
@@ -398,19 +398,17 @@ class Emitter(Calls):
             if kind not in ("list", "zone") or (kind == "list" and not flat and (arg is None or arg.name not in SCALARS)):
                 raise Unsupported(f"the parameter '{name}' over a {kind}", option.position)
             element = "component" if kind == "zone" else arg.name
-            levels.append((name, self.x.as_list(domain, scope.child(bound)), element))
+            levels.append((name, self.x.items(domain, scope.child(bound)), element))
             bound[name] = f"{values}[{i}]"
         test = self.x.expr(require, scope.child(bound)) if require is not None else "1"
         inner = f"if ({test}) CANDIDATE(C, {index}, {len(option.params)}, {values});\n"
         for i in reversed(range(len(levels))):
-            name, domain, element = levels[i]
-            h, n, j, tried, nt = (self.x.fresh(s) for s in ("h", "n", "j", "tr", "nt"))
-            same = {"component": "SAME(C, {a}, {b})", "list": "LISTEQ(C, {a}, {b})"}.get(element, "({a} == {b})")
-            dup = same.format(a=f"ITEM({tried}, q_)", b=f"{values}[{i}]")
-            inner = (f"{{ int64_t {h} = {domain}; int64_t {n} = LEN({h}); int64_t {tried} = NEWLIST(C, {n}); "
-                     f"int64_t {nt} = 0;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = ITEM({h}, {j});\n"
-                     f"if ({n} > 1) {{ int64_t d_ = 0; for (int64_t q_ = 0; q_ < {nt}; q_++) if ({dup}) {{ d_ = 1; break; }}\n"
-                     f"if (d_) continue; ITEM({tried}, {nt}) = {values}[{i}]; {nt}++; }}\n{inner}}} }}\n")
+            name, (setup, items, length), element = levels[i]
+            n, j, tried, nt, gen = (self.x.fresh(s) for s in ("n", "j", "tr", "nt", "g"))
+            seen = {"component": "SEEN_COMPONENT", "list": "SEEN_LIST"}.get(element, "SEEN_VALUE")
+            inner = (f"{{ {setup}int64_t {n} = {length}; int64_t {tried} = NEWLIST(C, {n}); int64_t {nt} = 0; "
+                     f"int64_t {gen} = ++C->gen;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
+                     f"if ({n} > 1 && {seen}(C, {i}, {gen}, {tried}, &{nt}, {values}[{i}])) continue;\n{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
 
 

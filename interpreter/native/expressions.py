@@ -90,6 +90,24 @@ class Expressions:
             raise Unsupported(f"a list of values of type {arg.name}", node.pos)
         return self.expr(node, scope)
 
+    def items(self, node, scope) -> tuple:
+        """``(setup, pointer, length)``: C to read a list's or zone's items in place, without a copy.
+        Only for code that moves nothing while it reads them (expressions, and the enumeration of
+        legal actions): a zone is read in the state, neighbors() in the layout's table."""
+        p = self.fresh("p")
+        if self.type_of(node) == "zone":
+            z = self.fresh("z")
+            return (f"int64_t {z} = CK(C, {self.expr(node, scope)}, NZ); const int64_t *{p} = C->s->zitems[{z}]; ",
+                    p, f"C->s->zlen[{z}]")
+        if isinstance(node, ast.Call) and self.symbols.get(node) == ("func", "neighbors") and len(node.args) == 1 \
+                and not node.kwargs:
+            cell = self.fresh("c")
+            return (f"int64_t {cell} = CK(C, {self.expr(node.args[0], scope)}, NCELL); "
+                    f"const int64_t *{p} = ORTH_CELLS + ORTH_START[{cell}]; ", p,
+                    f"(ORTH_START[{cell} + 1] - ORTH_START[{cell}])")
+        h = self.fresh("h")
+        return f"int64_t {h} = {self.as_list(node, scope)}; const int64_t *{p} = &ITEM({h}, 0); ", p, f"LEN({h})"
+
     def expr(self, node, scope) -> str:
         method = getattr(self, "_x_" + type(node).__name__.lower(), None)
         if method is None:
@@ -141,7 +159,7 @@ class Expressions:
                 return f"ATTRP(C, {table}, {table}_HAS, {obj}, {self.tables.attributes.index(name)})"
             return f"{table}[CK(C, {obj}, NC)]"
         if kind == "mark":
-            return f"(*MARKP(C, {self.game.mark_names.index(name)}, {obj}, 0))"
+            return self.mark(name, obj, write=False)
         if kind == "pvar":
             place, is_list = self.tables.player_var(name, obj, node.pos)
             return f"VLIST(C, {place})" if is_list else place
@@ -158,6 +176,13 @@ class Expressions:
         if kind == "kzone":
             return f"ATTACHED(C, {self.tables.attached(name)}, {obj})"
         raise Unsupported(f"the property '{name}' ({kind})", node.pos)
+
+    def mark(self, name, obj, write) -> str:
+        """The C place of a component's mark (``obj`` a C expression); a write sets the mark."""
+        number = self.game.mark_names.index(name)
+        if all(v is not None for v in self.game.initial_marks[name]):  # every component has it, always
+            return f"C->s->marks[{number}][CK(C, {obj}, NC)]"
+        return f"(*MARKP(C, {number}, {obj}, {int(write)}))"
 
     def _x_index(self, node, scope) -> str:
         return f"LIST_AT(C, {self.as_list(node.obj, scope)}, {self.expr(node.index, scope)})"
@@ -229,13 +254,13 @@ class Expressions:
 
     # ---- comprehensions and calls --------------------------------------------------------------
     def _x_comprehension(self, node, scope) -> str:
-        source = self.as_list(node.source, scope)
-        h, i, n, r, v = (self.fresh(x) for x in "hinrv")
+        setup, items, length = self.items(node.source, scope)
+        i, n, r, v = (self.fresh(x) for x in "inrv")
         inner = scope.child({node.var: v})
         elem = self.expr(node.elem, inner)
-        cond = self.expr(node.cond, inner) if node.cond is not None else "1"
-        head = f"int64_t {h} = {source}; int64_t {n} = LEN({h}); "
-        loop = f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ ITER(C); int64_t {v} = ITEM({h}, {i}); if (!({cond})) continue; "
+        cond = f"if (!({self.expr(node.cond, inner)})) continue; " if node.cond is not None else ""
+        head = f"{setup}int64_t {n} = {length}; ITERS(C, {n}); "  # counted up front, as Python counts them
+        loop = f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ int64_t {v} = {items}[{i}]; {cond}"
         func = node.func
         if func == "any":
             return f"({{ {head}int64_t {r} = 0; {loop}if ({elem}) {{ {r} = 1; break; }} }} {r}; }})"

@@ -33,6 +33,8 @@ typedef struct {
     int64_t frame;  /* the procedure a loop runs in, for the error of one that never ends */
     int64_t base;  /* the arena below it holds the constant lists (made once per game) */
     int64_t consts[NCONST + 1];
+    int64_t gen;  /* the generation of the stamps below (SEEN_VALUE) */
+    int64_t stamp[MAXP][NSTAMP];
 } Ctx;
 static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
 /* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
@@ -128,7 +130,7 @@ static inline int64_t ZLIST(Ctx *C, int64_t z) {
     memcpy(&ITEM(h, 0), C->s->zitems[z], n * sizeof(int64_t));
     return h;
 }
-static inline void ITER(Ctx *C) { if (++C->iters > MAX_ITER) fail(C, E_iterations, 0, 0); }
+static inline void ITERS(Ctx *C, int64_t n) { if ((C->iters += n) > MAX_ITER) fail(C, E_iterations, 0, 0); }
 static inline void STEP(Ctx *C) { if (++C->steps > MAX_STEPS) fail(C, E_steps, C->frame, 0); }
 static inline int64_t LASTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_last_empty, 0, 0); return ITEM(h, LEN(h) - 1); }
 static inline int64_t FIRSTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_first_empty, 0, 0); return ITEM(h, 0); }
@@ -390,6 +392,35 @@ static int64_t SAME(Ctx *C, int64_t a, int64_t b) {
         if (s->has_mark[m][a] != s->has_mark[m][b] || (s->has_mark[m][a] && s->marks[m][a] != s->marks[m][b])) return 0;
     return 1;
 }
+/* whether a parameter's value v repeats one tried before at this level of a decision's enumeration
+   (the Python engine offers each value once): a stamp per value for small numbers (generation gen),
+   else a comparison with the values tried, kept in the list tried */
+static inline int64_t SEEN_VALUE(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
+    if (v >= 0 && v < NSTAMP) {
+        if (C->stamp[level][v] == gen) return 1;
+        C->stamp[level][v] = gen;
+        return 0;
+    }
+    for (int64_t q = 0; q < *nt; q++) if (ITEM(tried, q) == v) return 1;
+    ITEM(tried, (*nt)++) = v;
+    return 0;
+}
+/* components: interchangeable ones (SAME) count as one; a component on a cell is like no other */
+static inline int64_t SEEN_COMPONENT(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
+    if (v >= 0 && v < NC) {
+        if (C->stamp[level][v] == gen) return 1;
+        C->stamp[level][v] = gen;
+        if (HAS_GRIDS && C->s->cell_of[v] >= 0) return 0;
+    }
+    for (int64_t q = 0; q < *nt; q++) if (SAME(C, ITEM(tried, q), v)) return 1;
+    ITEM(tried, (*nt)++) = v;
+    return 0;
+}
+static inline int64_t SEEN_LIST(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
+    for (int64_t q = 0; q < *nt; q++) if (LISTEQ(C, ITEM(tried, q), v)) return 1;
+    ITEM(tried, (*nt)++) = v;
+    return 0;
+}
 /* a candidate action: option, then its parameters' values */
 static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) {
     KS *s = C->s;
@@ -419,6 +450,7 @@ ENTRY = r"""
 int64_t k_play(KS *s) {
     Ctx ctx;
     Ctx *C = &ctx;
+    memset(C->stamp, 0, sizeof(C->stamp)); C->gen = 0;
     C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0; C->calls = 1; C->frames = 0;
     C->arena = (int64_t *)malloc(ARENA * sizeof(int64_t));
     if (!C->arena) { s->err = E_memory; return 1; }
