@@ -64,7 +64,8 @@ class Emitter(Calls):
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         made = "".join(f"C->consts[{i}] = {code};\n" for i, code in enumerate(self.x.constants))
         body += f"static void constants(Ctx *C) {{\n{made}}}\n"
-        return self.header() + f"#define NCONST {len(self.x.constants)}\n" + PRELUDE + body + ENTRY
+        return (self.header() + f"#define NCONST {len(self.x.constants)}\n#define USES_LINES {int(self.x.uses_lines)}\n"
+                + PRELUDE + body + ENTRY)
 
     def triggers(self) -> str:
         """A C function per trigger (its condition and body, bound to 'component' and 'owner'), and
@@ -398,17 +399,26 @@ class Emitter(Calls):
             if kind not in ("list", "zone") or (kind == "list" and not flat and (arg is None or arg.name not in SCALARS)):
                 raise Unsupported(f"the parameter '{name}' over a {kind}", option.position)
             element = "component" if kind == "zone" else arg.name
-            levels.append((name, self.x.items(domain, scope.child(bound)), element))
+            if isinstance(domain, ast.ListLit) and len(domain.items) == 1 and element in SCALARS:
+                levels.append((name, self.x.expr(domain.items[0], scope.child(bound)), "one"))  # [x]: x alone
+            else:
+                levels.append((name, self.x.items(domain, scope.child(bound)), element))
             bound[name] = f"{values}[{i}]"
+            if kind == "zone":
+                self.x.valid.add(bound[name])
         test = self.x.expr(require, scope.child(bound)) if require is not None else "1"
         inner = f"if ({test}) CANDIDATE(C, {index}, {len(option.params)}, {values});\n"
         for i in reversed(range(len(levels))):
-            name, (setup, items, length), element = levels[i]
+            name, domain, element = levels[i]
+            if element == "one":
+                inner = f"{{ {values}[{i}] = {domain};\n{inner}}}\n"
+                continue
+            setup, items, length = domain
             n, j, tried, nt, gen = (self.x.fresh(s) for s in ("n", "j", "tr", "nt", "g"))
             seen = {"component": "SEEN_COMPONENT", "list": "SEEN_LIST"}.get(element, "SEEN_VALUE")
-            inner = (f"{{ {setup}int64_t {n} = {length}; int64_t {tried} = NEWLIST(C, {n}); int64_t {nt} = 0; "
+            inner = (f"{{ {setup}int64_t {n} = {length}; int64_t {tried} = -1; int64_t {nt} = 0; "
                      f"int64_t {gen} = ++C->gen;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
-                     f"if ({n} > 1 && {seen}(C, {i}, {gen}, {tried}, &{nt}, {values}[{i}])) continue;\n{inner}}} }}\n")
+                     f"if ({n} > 1 && {seen}(C, {i}, {gen}, &{tried}, {n}, &{nt}, {values}[{i}])) continue;\n{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
 
 

@@ -45,6 +45,8 @@ class Expressions:
         self.counter = 0
         self.expanding: list = []
         self.constants: list = []  # C expressions of lists that never change, made once per game
+        self.valid: set = set()  # C names that always hold a component (an item of a zone): read unchecked
+        self.uses_lines = False  # whether lines_through() is read (its lists are made once per game)
 
     def constant(self, code) -> str:
         """A list that never changes (its C expression reads nothing of the state or the locals):
@@ -52,6 +54,10 @@ class Expressions:
         if code not in self.constants:
             self.constants.append(code)
         return f"C->consts[{self.constants.index(code)}]"
+
+    def component(self, code) -> str:
+        """``code`` as an index of the tables of components: checked, unless it always holds one."""
+        return code if code in self.valid else f"CK(C, {code}, NC)"
 
     def fresh(self, stem="t") -> str:
         self.counter += 1
@@ -99,6 +105,9 @@ class Expressions:
             z = self.fresh("z")
             return (f"int64_t {z} = CK(C, {self.expr(node, scope)}, NZ); const int64_t *{p} = C->s->zitems[{z}]; ",
                     p, f"C->s->zlen[{z}]")
+        if isinstance(node, ast.Call) and self.symbols.get(node) == ("func", "lines_through") and len(node.args) == 1:
+            self.uses_lines = True
+            return "", f"C->lines[CK(C, {self.expr(node.args[0], scope)}, NCELL)]", "2"
         if isinstance(node, ast.Call) and self.symbols.get(node) == ("func", "neighbors") and len(node.args) == 1 \
                 and not node.kwargs:
             cell = self.fresh("c")
@@ -157,7 +166,7 @@ class Expressions:
             table = self.tables.attribute(name)
             if name in self.game.partial_attributes:
                 return f"ATTRP(C, {table}, {table}_HAS, {obj}, {self.tables.attributes.index(name)})"
-            return f"{table}[CK(C, {obj}, NC)]"
+            return f"{table}[{self.component(obj)}]"
         if kind == "mark":
             return self.mark(name, obj, write=False)
         if kind == "pvar":
@@ -166,13 +175,13 @@ class Expressions:
         if kind == "pzone":
             return f"({self.game.family_base[name]}LL + CK(C, {obj}, NP))"
         if kind == "cprop" and name == "zone":
-            return f"C->s->loc[CK(C, {obj}, NC)]"
+            return f"C->s->loc[{self.component(obj)}]"
         if kind == "cprop" and name == "cell":
-            return f"C->s->cell_of[CK(C, {obj}, NC)]"
+            return f"C->s->cell_of[{self.component(obj)}]"
         if kind == "cprop" and name == "owner":
-            return f"OWNER_NOW(C, C->s->loc[CK(C, {obj}, NC)])"
+            return f"OWNER_NOW(C, C->s->loc[{self.component(obj)}])"
         if kind == "cprop" and name in ("kind", "name"):
-            return f"{name.upper()}_TEXT[CK(C, {obj}, NC)]"
+            return f"{name.upper()}_TEXT[{self.component(obj)}]"
         if kind == "kzone":
             return f"ATTACHED(C, {self.tables.attached(name)}, {obj})"
         raise Unsupported(f"the property '{name}' ({kind})", node.pos)
@@ -181,7 +190,7 @@ class Expressions:
         """The C place of a component's mark (``obj`` a C expression); a write sets the mark."""
         number = self.game.mark_names.index(name)
         if all(v is not None for v in self.game.initial_marks[name]):  # every component has it, always
-            return f"C->s->marks[{number}][CK(C, {obj}, NC)]"
+            return f"C->s->marks[{number}][{self.component(obj)}]"
         return f"(*MARKP(C, {number}, {obj}, {int(write)}))"
 
     def _x_index(self, node, scope) -> str:
@@ -222,7 +231,7 @@ class Expressions:
             self.check_scalar(node.left)
             negate = "!" if node.op == "not in" else ""
             if self.type_of(node.right) == "zone":
-                return f"({negate}(C->s->loc[CK(C, {left}, NC)] == {self.expr(node.right, scope)}))"
+                return f"({negate}(C->s->loc[{self.component(left)}] == {self.expr(node.right, scope)}))"
             return f"({negate}CONTAINS(C, {self.as_list(node.right, scope)}, {left}))"
         if node.op in ("==", "!=") and self.flat_list(node.left) and self.flat_list(node.right):
             same = f"LISTEQ(C, {self.as_list(node.left, scope)}, {self.as_list(node.right, scope)})"
@@ -259,6 +268,8 @@ class Expressions:
         inner = scope.child({node.var: v})
         elem = self.expr(node.elem, inner)
         cond = f"if (!({self.expr(node.cond, inner)})) continue; " if node.cond is not None else ""
+        if self.type_of(node.source) == "zone":
+            self.valid.add(v)
         head = f"{setup}int64_t {n} = {length}; ITERS(C, {n}); "  # counted up front, as Python counts them
         loop = f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ int64_t {v} = {items}[{i}]; {cond}"
         func = node.func
@@ -320,6 +331,7 @@ class Expressions:
                 out = f"({{ int64_t {x} = {out}; int64_t {y} = {other}; {y} {op} {x} ? {y} : {x}; }})"
             return out
         if name == "lines_through" and len(a) == 1:
+            self.uses_lines = True
             return f"LINES_THROUGH(C, {a[0]})"
         if name == "range" and len(a) == 2:
             return f"RANGE(C, {a[0]}, {a[1]})"
@@ -407,7 +419,9 @@ class Expressions:
         define = self.rs.defines[name]
         args = getattr(node, "args", ())
         temps = [self.fresh("d") for _ in args]
-        binds = "".join(f"int64_t {t} = {self.expr(arg, scope)}; " for t, arg in zip(temps, args))
+        codes = [self.expr(arg, scope) for arg in args]
+        self.valid.update(t for t, code in zip(temps, codes) if code in self.valid)
+        binds = "".join(f"int64_t {t} = {code}; " for t, code in zip(temps, codes))
         self.expanding.append(name)
         try:
             body = self.expr(define.body, Scope(dict(zip(define.params, temps))))

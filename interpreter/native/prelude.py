@@ -35,6 +35,7 @@ typedef struct {
     int64_t consts[NCONST + 1];
     int64_t gen;  /* the generation of the stamps below (SEEN_VALUE) */
     int64_t stamp[MAXP][NSTAMP];
+    int64_t lines[NCELL][2];  /* the constant lists of lines_through(cell) */
 } Ctx;
 static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
 /* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
@@ -163,14 +164,21 @@ static inline int64_t NEIGHBORS(Ctx *C, int64_t cell, int64_t diagonal) {
     for (int64_t i = 0; i < LEN(h); i++) ITEM(h, i) = cells[start[cell] + i];
     return h;
 }
+/* the row and the column through each cell (lines_through), made once per game among the constants */
+static void LINES_INIT(Ctx *C) {
+    for (int64_t cell = 0; cell < NCELL; cell++) {
+        int64_t first = CELL_FIRST[cell], rows = CELL_ROWS[cell], columns = CELL_COLUMNS[cell];
+        int64_t r = CELL_ROW[cell], c = CELL_COLUMN[cell];
+        int64_t row = NEWLIST(C, columns), column = NEWLIST(C, rows);
+        for (int64_t i = 0; i < columns; i++) ITEM(row, i) = first + r * columns + i;
+        for (int64_t i = 0; i < rows; i++) ITEM(column, i) = first + i * columns + c;
+        C->lines[cell][0] = row; C->lines[cell][1] = column;
+    }
+}
 static inline int64_t LINES_THROUGH(Ctx *C, int64_t cell) {
     cell = CK(C, cell, NCELL);
-    int64_t first = CELL_FIRST[cell], rows = CELL_ROWS[cell], columns = CELL_COLUMNS[cell];
-    int64_t r = CELL_ROW[cell], c = CELL_COLUMN[cell];
-    int64_t h = NEWLIST(C, 2), row = NEWLIST(C, columns), column = NEWLIST(C, rows);
-    for (int64_t i = 0; i < columns; i++) ITEM(row, i) = first + r * columns + i;
-    for (int64_t i = 0; i < rows; i++) ITEM(column, i) = first + i * columns + c;
-    ITEM(h, 0) = row; ITEM(h, 1) = column;
+    int64_t h = NEWLIST(C, 2);
+    ITEM(h, 0) = C->lines[cell][0]; ITEM(h, 1) = C->lines[cell][1];
     return h;
 }
 /* a list variable: a buffer of LCAP items, [0] its length */
@@ -395,31 +403,33 @@ static int64_t SAME(Ctx *C, int64_t a, int64_t b) {
 /* whether a parameter's value v repeats one tried before at this level of a decision's enumeration
    (the Python engine offers each value once): a stamp per value for small numbers (generation gen),
    else a comparison with the values tried, kept in the list tried */
-static inline int64_t SEEN_VALUE(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
+static inline int64_t TRIED(Ctx *C, int64_t *tried, int64_t n, int64_t *nt, int64_t v) {
+    if (*tried < 0) *tried = NEWLIST(C, n);  /* made at its first use */
+    ITEM(*tried, (*nt)++) = v;
+    return 0;
+}
+static inline int64_t SEEN_VALUE(Ctx *C, int64_t level, int64_t gen, int64_t *tried, int64_t n, int64_t *nt, int64_t v) {
     if (v >= 0 && v < NSTAMP) {
         if (C->stamp[level][v] == gen) return 1;
         C->stamp[level][v] = gen;
         return 0;
     }
-    for (int64_t q = 0; q < *nt; q++) if (ITEM(tried, q) == v) return 1;
-    ITEM(tried, (*nt)++) = v;
-    return 0;
+    for (int64_t q = 0; q < *nt; q++) if (ITEM(*tried, q) == v) return 1;
+    return TRIED(C, tried, n, nt, v);
 }
 /* components: interchangeable ones (SAME) count as one; a component on a cell is like no other */
-static inline int64_t SEEN_COMPONENT(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
+static inline int64_t SEEN_COMPONENT(Ctx *C, int64_t level, int64_t gen, int64_t *tried, int64_t n, int64_t *nt, int64_t v) {
     if (v >= 0 && v < NC) {
         if (C->stamp[level][v] == gen) return 1;
         C->stamp[level][v] = gen;
         if (HAS_GRIDS && C->s->cell_of[v] >= 0) return 0;
     }
-    for (int64_t q = 0; q < *nt; q++) if (SAME(C, ITEM(tried, q), v)) return 1;
-    ITEM(tried, (*nt)++) = v;
-    return 0;
+    for (int64_t q = 0; q < *nt; q++) if (SAME(C, ITEM(*tried, q), v)) return 1;
+    return TRIED(C, tried, n, nt, v);
 }
-static inline int64_t SEEN_LIST(Ctx *C, int64_t level, int64_t gen, int64_t tried, int64_t *nt, int64_t v) {
-    for (int64_t q = 0; q < *nt; q++) if (LISTEQ(C, ITEM(tried, q), v)) return 1;
-    ITEM(tried, (*nt)++) = v;
-    return 0;
+static inline int64_t SEEN_LIST(Ctx *C, int64_t level, int64_t gen, int64_t *tried, int64_t n, int64_t *nt, int64_t v) {
+    for (int64_t q = 0; q < *nt; q++) if (LISTEQ(C, ITEM(*tried, q), v)) return 1;
+    return TRIED(C, tried, n, nt, v);
 }
 /* a candidate action: option, then its parameters' values */
 static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) {
@@ -458,6 +468,7 @@ int64_t k_play(KS *s) {
     int r = setjmp(C->jb);
     if (r == 0) {
         constants(C);
+        if (USES_LINES) LINES_INIT(C);
         C->base = C->top;
         setup(C);
         C->steps = 0;
