@@ -391,7 +391,7 @@ class Emitter(Calls):
         values = self.x.fresh("vals")
         require = option.require
         bound: dict = {}
-        levels = []
+        levels, distinct = [], []
         for i, (name, domain) in enumerate(option.params):
             kind = self.x.type_of(domain)
             arg = self.x.types[domain].arg if kind == "list" else None
@@ -403,9 +403,10 @@ class Emitter(Calls):
                 levels.append((name, self.x.expr(domain.items[0], scope.child(bound)), "one"))  # [x]: x alone
             else:
                 levels.append((name, self.x.items(domain, scope.child(bound)), element))
+            distinct.append(self.x.distinct(domain))
             bound[name] = f"{values}[{i}]"
-            if kind == "zone":
-                self.x.valid.add(bound[name])
+            if self.x.item_kind(domain, scope.child(bound)) is not None:
+                self.x.valid[bound[name]] = self.x.item_kind(domain, scope.child(bound))
         test = self.x.expr(require, scope.child(bound)) if require is not None else "1"
         inner = f"if ({test}) CANDIDATE(C, {index}, {len(option.params)}, {values});\n"
         for i in reversed(range(len(levels))):
@@ -416,9 +417,12 @@ class Emitter(Calls):
             setup, items, length = domain
             n, j, tried, nt, gen = (self.x.fresh(s) for s in ("n", "j", "tr", "nt", "g"))
             seen = {"component": "SEEN_COMPONENT", "list": "SEEN_LIST"}.get(element, "SEEN_VALUE")
-            inner = (f"{{ {setup}int64_t {n} = {length}; int64_t {tried} = -1; int64_t {nt} = 0; "
-                     f"int64_t {gen} = ++C->gen;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
-                     f"if ({n} > 1 && {seen}(C, {i}, {gen}, &{tried}, {n}, &{nt}, {values}[{i}])) continue;\n{inner}}} }}\n")
+            skip = "" if distinct[i] else (  # a value offered before is skipped (none repeats in a distinct domain)
+                f"int64_t {tried} = -1; int64_t {nt} = 0; int64_t {gen} = ++C->gen;\n",
+                f"if ({n} > 1 && {seen}(C, {i}, {gen}, &{tried}, {n}, &{nt}, {values}[{i}])) continue;\n")
+            inner = (f"{{ {setup}int64_t {n} = {length}; {skip and skip[0]}"
+                     f"for (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
+                     f"{skip and skip[1]}{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
 
 

@@ -45,7 +45,9 @@ class Expressions:
         self.counter = 0
         self.expanding: list = []
         self.constants: list = []  # C expressions of lists that never change, made once per game
-        self.valid: set = set()  # C names that always hold a component (an item of a zone): read unchecked
+        # C names whose values are always in range, read unchecked: 'component' (an item of a zone),
+        # 'cell' (an item of neighbors(), cells(), a line), 'cells' (a line of lines_through())
+        self.valid: dict = {}
         self.uses_lines = False  # whether lines_through() is read (its lists are made once per game)
 
     def constant(self, code) -> str:
@@ -57,7 +59,51 @@ class Expressions:
 
     def component(self, code) -> str:
         """``code`` as an index of the tables of components: checked, unless it always holds one."""
-        return code if code in self.valid else f"CK(C, {code}, NC)"
+        return code if self.valid.get(code) == "component" else f"CK(C, {code}, NC)"
+
+    def cell(self, code) -> str:
+        """``code`` as an index of the tables of cells: checked, unless it always holds a cell."""
+        return code if self.valid.get(code) == "cell" else f"CK(C, {code}, NCELL)"
+
+    def item_kind(self, node, scope):
+        """What the items of a list or zone always are ('component', 'cell', 'cells'), or None."""
+        if self.type_of(node) == "zone":
+            return "component"
+        if isinstance(node, ast.Call) and self.symbols.get(node, ("",))[0] == "func":
+            return {"neighbors": "cell", "cells": "cell", "lines_through": "cells"}.get(self.symbols[node][1])
+        if isinstance(node, ast.Name) and self.symbols.get(node, ("",))[0] == "local" and node.id in scope.names:
+            return {"cells": "cell"}.get(self.valid.get(scope.names[node.id]))
+        if self._filtered(node):
+            return self.item_kind(node.source, scope)
+        if self._constant_define(node):
+            return self.item_kind(self.rs.defines[self.symbols[node][1]].body, Scope())
+        return None
+
+    def distinct(self, node) -> bool:
+        """Whether a list or zone never holds two values a decision would offer once: the
+        components of a grid zone (each on its own cell), cells(), range(), and the items of those a
+        comprehension keeps."""
+        kind, name = self.symbols.get(node, ("", None))
+        if kind == "zone":
+            return self.game.zone_grid[self.game.family_base[name]] is not None
+        if kind == "func" and name in ("cells", "range"):
+            return True
+        if self._filtered(node):
+            return self.distinct(node.source)
+        if self._constant_define(node):
+            return self.distinct(self.rs.defines[name].body)
+        return False
+
+    @staticmethod
+    def _filtered(node) -> bool:
+        """Whether a node is ``[x for x in SOURCE if ...]``: some of the items of its source."""
+        return isinstance(node, ast.Comprehension) and node.func == "list" and isinstance(node.elem, ast.Name) \
+            and node.elem.id == node.var
+
+    def _constant_define(self, node) -> bool:
+        """Whether a node is the use of a definition without parameters."""
+        kind, name = self.symbols.get(node, ("", None))
+        return kind == "define" and not self.rs.defines[name].params and not getattr(node, "args", ())
 
     def fresh(self, stem="t") -> str:
         self.counter += 1
@@ -107,11 +153,11 @@ class Expressions:
                     p, f"C->s->zlen[{z}]")
         if isinstance(node, ast.Call) and self.symbols.get(node) == ("func", "lines_through") and len(node.args) == 1:
             self.uses_lines = True
-            return "", f"C->lines[CK(C, {self.expr(node.args[0], scope)}, NCELL)]", "2"
+            return "", f"C->lines[{self.cell(self.expr(node.args[0], scope))}]", "2"
         if isinstance(node, ast.Call) and self.symbols.get(node) == ("func", "neighbors") and len(node.args) == 1 \
                 and not node.kwargs:
             cell = self.fresh("c")
-            return (f"int64_t {cell} = CK(C, {self.expr(node.args[0], scope)}, NCELL); "
+            return (f"int64_t {cell} = {self.cell(self.expr(node.args[0], scope))}; "
                     f"const int64_t *{p} = ORTH_CELLS + ORTH_START[{cell}]; ", p,
                     f"(ORTH_START[{cell} + 1] - ORTH_START[{cell}])")
         h = self.fresh("h")
@@ -265,11 +311,12 @@ class Expressions:
     def _x_comprehension(self, node, scope) -> str:
         setup, items, length = self.items(node.source, scope)
         i, n, r, v = (self.fresh(x) for x in "inrv")
+        kind = self.item_kind(node.source, scope)
+        if kind is not None:
+            self.valid[v] = kind
         inner = scope.child({node.var: v})
         elem = self.expr(node.elem, inner)
         cond = f"if (!({self.expr(node.cond, inner)})) continue; " if node.cond is not None else ""
-        if self.type_of(node.source) == "zone":
-            self.valid.add(v)
         head = f"{setup}int64_t {n} = {length}; ITERS(C, {n}); "  # counted up front, as Python counts them
         loop = f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ int64_t {v} = {items}[{i}]; {cond}"
         func = node.func
@@ -309,7 +356,9 @@ class Expressions:
         grid = self._grid_call(name, node, a)
         if grid is not None:
             return grid
-        one = {"top": "TOP", "bottom": "BOTTOM", "at": "AT", "abs": "ABS", "roll": "ROLL"}
+        if name == "at" and len(a) == 1:
+            return f"C->s->cells[{self.cell(a[0])}]"
+        one = {"top": "TOP", "bottom": "BOTTOM", "abs": "ABS", "roll": "ROLL"}
         if name in one and len(a) == 1:
             return f"{one[name]}(C, {a[0]})"
         if name in ("size", "empty") and len(a) == 1:
@@ -384,7 +433,7 @@ class Expressions:
             return None
         if name in ("row", "column"):
             table = "CELL_ROW" if name == "row" else "CELL_COLUMN"
-            return f"({table}[CK(C, {a[0]}, NCELL)] + 1)"
+            return f"({table}[{self.cell(a[0])}] + 1)"
         if len(grids) != 1 or not isinstance(node.args[0], ast.Name):
             raise Unsupported(f"{name}() where the game has other than one grid", node.pos)
         zone = grids[0]
@@ -420,7 +469,7 @@ class Expressions:
         args = getattr(node, "args", ())
         temps = [self.fresh("d") for _ in args]
         codes = [self.expr(arg, scope) for arg in args]
-        self.valid.update(t for t, code in zip(temps, codes) if code in self.valid)
+        self.valid.update((t, self.valid[code]) for t, code in zip(temps, codes) if code in self.valid)
         binds = "".join(f"int64_t {t} = {code}; " for t, code in zip(temps, codes))
         self.expanding.append(name)
         try:
