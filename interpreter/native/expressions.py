@@ -254,7 +254,7 @@ class Expressions:
         h = self.fresh("h")
         items = [self.expr(item, scope) for item in node.items]
         stores = "".join(f"ITEM({h}, {i}) = {code}; " for i, code in enumerate(items))
-        code = f"({{ int64_t {h} = NEWLIST(C, {len(node.items)}); {stores}{h}; }})"
+        code = f"({{ int64_t {h} = SUBLIST(C, {len(node.items)}); {stores}{h}; }})"
         fixed = all(isinstance(item, ast.Literal) or self.symbols.get(item, ("",))[0] == "const"
                     or (isinstance(item, ast.ListLit) and text.startswith("C->consts["))
                     for item, text in zip(node.items, items))  # written out, or lists that are constants
@@ -333,7 +333,7 @@ class Expressions:
             if func == "list" and self.type_of(node.elem) not in SCALARS + ("list",):
                 raise Unsupported("a list of values of no known type", node.pos)
             k = self.fresh("k")
-            build = (f"({{ {head}int64_t {r} = NEWLIST(C, {n}); int64_t {k} = 0; {loop}"
+            build = (f"({{ {head}int64_t {r} = SUBLIST(C, {n}); int64_t {k} = 0; {loop}"
                      f"int64_t e_ = {elem}; ITEM({r}, {k}) = e_; {k}++; }} LEN({r}) = {k}; {r}; }})")
             return build if func == "list" else f"{func.upper()}OF(C, {build})"
         raise Unsupported(f"the comprehension {func}", node.pos)

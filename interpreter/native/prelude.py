@@ -94,6 +94,14 @@ static inline int64_t NEWLIST(Ctx *C, int64_t n) {
     C->top += n + 1;
     return h;
 }
+/* a list of n items, n known to lie within 0 and the length of a list or zone that exists */
+static inline int64_t SUBLIST(Ctx *C, int64_t n) {
+    if (C->top + n + 1 > ARENA) fail(C, E_memory, 0, 0);
+    int64_t h = C->top;
+    C->arena[h] = n;
+    C->top += n + 1;
+    return h;
+}
 #define LEN(h) (C->arena[(h)])
 #define ITEM(h, i) (C->arena[(h) + 1 + (i)])
 static inline int64_t LIST_AT(Ctx *C, int64_t h, int64_t i) {
