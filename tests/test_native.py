@@ -79,6 +79,16 @@ def test_unsupported_construct_falls_back_with_its_place(tmp_path):
     assert str(caught.value) == f"native: '+' on values of type str at {path}:9 not supported yet; using Python"
 
 
+def test_native_check_names_what_the_kernel_lacks_and_compares_games(tmp_path, capsys):
+    path = tmp_path / "joined.yaml"
+    path.write_text(JOINED)
+    assert main(["native-check", str(path), "pig", "--games", "3"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}: not covered: '+' on values of type str at {path}:9" in out
+    assert "pig.yaml: covered; 3 games the same" in out
+    assert "1 of 2 rulesets covered by the native kernel" in out
+
+
 def test_simulate_says_which_engine_ran(capsys):
     assert main(["simulate", "tic-tac-toe", "-n", "30", "--seats", "random,random", "--engine", "native",
                  "--json"]) == 0

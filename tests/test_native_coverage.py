@@ -134,30 +134,6 @@ def test_recursion_without_end_is_the_located_error_python_gives(tmp_path):
     assert native.value.position.line == 8
 
 
-JOINED = """
-game: {name: Joined, players: 2}
-vars:
-  name: "x"
-flow:
-  - choose:
-      options:
-        go:
-          effects: ["name = name + 'y'"]
-"""
-
-
-def test_native_check_names_what_the_kernel_lacks_and_compares_games(tmp_path, capsys):
-    from interpreter.cli import main
-
-    path = tmp_path / "joined.yaml"
-    path.write_text(JOINED)
-    assert main(["native-check", str(path), "pig", "--games", "3"]) == 1
-    out = capsys.readouterr().out
-    assert f"{path}: not covered: '+' on values of type str at {path}:9" in out
-    assert "pig.yaml: covered; 3 games the same" in out
-    assert "1 of 2 rulesets covered by the native kernel" in out
-
-
 def test_native_check_covers_every_shipped_ruleset(capsys):
     import json
 

@@ -10,6 +10,9 @@ from dsl import ast
 from ..runtime.limits import INT_MAX, INT_MIN
 
 SCALARS = ("int", "bool", "str", "player", "component", "cell", "zone")
+# functions that are one helper of the prelude, by name and number of arguments
+HELPERS = {("top", 1): "TOP", ("bottom", 1): "BOTTOM", ("abs", 1): "ABS", ("roll", 1): "ROLL", ("seat", 1): "SEAT",
+           ("with_item", 3): "WITH_ITEM"}
 NULLABLE = ("player", "component", "cell", "zone", "none")  # types whose none is -1 in the kernel
 
 
@@ -358,9 +361,9 @@ class Expressions:
             return grid
         if name == "at" and len(a) == 1:
             return f"C->s->cells[{self.cell(a[0])}]"
-        one = {"top": "TOP", "bottom": "BOTTOM", "abs": "ABS", "roll": "ROLL"}
-        if name in one and len(a) == 1:
-            return f"{one[name]}(C, {a[0]})"
+        helper = HELPERS.get((name, len(a)))
+        if helper is not None:
+            return f"{helper}(C, {', '.join(a)})"
         if name in ("size", "empty") and len(a) == 1:
             size = f"ZSIZE(C, {a[0]})" if self.type_of(args[0]) == "zone" else f"LEN({a[0]})"
             return size if name == "size" else f"((int64_t)({size} == 0))"
@@ -400,12 +403,8 @@ class Expressions:
                 return f"NEXT_AMONG(C, {a[0]}, {steps}, {a[2]}, {1 if name == 'next_player' else -1})"
             op = "ADD" if name == "next_player" else "SUB"
             return f"FMOD(C, {op}(C, {a[0]}, {steps}), NP)"
-        if name == "seat" and len(a) == 1:
-            return f"SEAT(C, {a[0]})"
         if name == "player" and len(a) == 1:
             return f"FMOD(C, {a[0]}, NP)"
-        if name == "with_item" and len(a) == 3:
-            return f"WITH_ITEM(C, {a[0]}, {a[1]}, {a[2]})"
         raise Unsupported(f"the function {name}", node.pos)
 
     def static_text(self, node):
