@@ -4,6 +4,7 @@ is the same located error."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -47,6 +48,7 @@ def test_kernel_plays_the_games_python_plays(name, params, players):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RULEBOOK_SLOW"), reason="a slow test: run with RULEBOOK_SLOW=1")
 @pytest.mark.parametrize("name, params, players", COVERED)
 def test_kernel_plays_the_games_python_plays_many(name, params, players):
     _same_games(name, params, players, range(1000, 1300 if name in SEED_GAMES else 3000))
@@ -160,9 +162,27 @@ flow:
 """
 
 
+RUNAWAY_RECURSION = """
+game: {name: Runaway recursion, players: 2}
+vars:
+  n: 0
+procedures:
+  "deeper(k)":
+    - n += 1
+    - deeper(k + 1)
+flow:
+  - choose:
+      options:
+        go:
+          effects: ["deeper(0)"]
+"""
+
+
 @pytest.mark.parametrize("text, message, line", [(OVERFLOW, "out of range", 12),
                                                   (BOUNCING, "set off more than 50 triggers in a row", 12),
-                                                  (RUNAWAY, "200000 steps without asking anyone", 10)])
+                                                  (RUNAWAY, "200000 steps without asking anyone", 10),
+                                                  (RUNAWAY_RECURSION, "procedures call each other more than 200 deep",
+                                                   8)])
 def test_a_failing_rule_is_the_located_error_python_gives(tmp_path, text, message, line):
     path = tmp_path / "failing.yaml"
     game = load_game(path, text=text)
