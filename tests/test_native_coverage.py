@@ -107,6 +107,39 @@ def test_while_limit_recursion_and_returned_values_play_as_in_python(tmp_path):
     assert len(actions) == 7  # the limit of the while loop ends it
 
 
+ZONE_AS_LIST = """
+game: {name: Zones, players: 2}
+components:
+  chip:
+    in: pile
+    attributes: {value: int}
+    table:
+      - {value: 3, count: 2}
+      - {value: 5, count: 1}
+zones:
+  pile: {visibility: all}
+  kept: {visibility: all}
+vars:
+  total: 0
+flow:
+  - while: not empty(pile)
+    do:
+      - choose:
+          options:
+            take:
+              params: {c: pile}
+              require: "size(with_item(pile, 0, c)) > 0 and any(pile) and sum(pile) >= 0"
+              effects: ["move(c, kept)", "total += c.value"]
+"""
+
+
+def test_a_zone_given_where_a_function_takes_a_list_is_its_contents(tmp_path):
+    """with_item(), any(), sum() of a zone: the kernel reads its contents, as Python does."""
+    path = tmp_path / "zones.yaml"
+    path.write_text(ZONE_AS_LIST)
+    assert same_games(load_game(path), range(6)) == 6
+
+
 def test_native_check_covers_every_shipped_ruleset(capsys):
     import json
 

@@ -6,6 +6,7 @@ located at the node, and the kernel is not built."""
 from __future__ import annotations
 
 from dsl import ast
+from dsl.registry import FUNCTIONS
 
 from ..runtime.limits import INT_MAX, INT_MIN
 
@@ -355,7 +356,8 @@ class Expressions:
             args = None if named or among is None else (args[0], steps, among)
         if kind != "func" or args is None or (node.kwargs and name not in ("next_player", "previous_player")):
             raise Unsupported(f"the call of {name}", node.pos)
-        a = [self.as_list(x, scope) if self.type_of(x) == "list" else self.expr(x, scope) for x in args]
+        a = [self.as_list(x, scope) if self.type_of(x) == "list" or self._wants_items(name, i, x)
+             else self.expr(x, scope) for i, x in enumerate(args)]
         grid = self._grid_call(name, node, a)
         if grid is not None:
             return grid
@@ -406,6 +408,12 @@ class Expressions:
         if name == "player" and len(a) == 1:
             return f"FMOD(C, {a[0]}, NP)"
         raise Unsupported(f"the function {name}", node.pos)
+
+    def _wants_items(self, name, i, node) -> bool:
+        """Whether argument ``i`` of the function is a zone where the function takes its contents
+        (a parameter of spec 'collection', as the Python engine hands it a list)."""
+        params = FUNCTIONS.entries[name].params if name in FUNCTIONS.entries else ()
+        return self.type_of(node) == "zone" and i < len(params) and params[i].spec == "collection"
 
     def static_text(self, node):
         """The text a node always is (a literal, or a name of a constant), else None."""
