@@ -412,6 +412,8 @@ class Expressions:
     def _wants_items(self, name, i, node) -> bool:
         """Whether argument ``i`` of the function is a zone where the function takes its contents
         (a parameter of spec 'collection', as the Python engine hands it a list)."""
+        if name in ("size", "empty"):  # of a zone: its length, read in place
+            return False
         params = FUNCTIONS.entries[name].params if name in FUNCTIONS.entries else ()
         return self.type_of(node) == "zone" and i < len(params) and params[i].spec == "collection"
 
