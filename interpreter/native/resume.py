@@ -163,6 +163,7 @@ int64_t k_resume(KS *s) {
             C->top = s->rlen;
         }
         constants(C);
+        if (USES_LINES) LINES_INIT(C);
         C->base = C->top;
         flow(C);
     }
