@@ -317,10 +317,11 @@ class Emitter(Calls):
 
     def _s_while(self, stmt, scope) -> str:
         cond = self.x.expr(stmt.cond, self._scope(scope))
-        if stmt.limit:  # at most 'limit' rounds, the test first (compile/statements.py)
+        if stmt.limit:  # at most 'limit' rounds, the test first (compile/statements.py); a resumed game sets the count
             rounds = self.sites.hoist("w")
+            self.sites.limited.add(stmt.position)
             return self._loop(f"{rounds} = 0; while (({cond}) && ++{rounds} <= {int(stmt.limit)}LL)",
-                              stmt.body, scope, stmt.position)
+                              stmt.body, scope, stmt.position, "while_limit", (rounds,))
         return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)  # no state of its rounds
 
     def _s_repeat(self, stmt, scope) -> str:
