@@ -216,3 +216,33 @@ def test_a_decision_inside_a_while_limit_resumes_as_in_python(tmp_path):
         checked += 1
     assert checked >= 30
 
+
+RECURSIVE_DECISION = """
+game: {name: Recursive decision, players: 2}
+vars:
+  total: 0
+procedures:
+  "ask(n)":
+    - if: n > 0
+      then:
+        - choose:
+            options:
+              add: {effects: [total += 1]}
+              skip: {effects: []}
+        - ask(n - 1)
+flow:
+  - ask(3)
+"""
+
+
+def test_a_decision_inside_a_recursive_procedure_falls_back_to_python_with_the_reason(tmp_path):
+    """A recursive procedure is a C function of its own, where no resumed game can jump to a
+    decision: such a ruleset is refused when its kernel is made, with the reason, and plays in Python."""
+    path = tmp_path / "recursive.yaml"
+    path.write_text(RECURSIVE_DECISION)
+    game = load_game(path)
+    with pytest.raises(NativeUnavailable, match="a decision inside a procedure the kernel compiles as a C function"):
+        kernel_for(game)
+    from interpreter.native.coverage import missing
+    what, where = missing(game)
+    assert "C function" in what and where is not None

@@ -84,8 +84,8 @@ class Calls:
         self.functions[key] = name
         params = ", ".join(["int64_t unused_"] + [f"int64_t a{i}_" for i in range(len(proc.params))])
         self.prototypes.append(f"static int64_t {name}(Ctx *C, {params});\n")
-        saved = self.locals, self.declared, self.calls, self.loops
-        self.locals, self.declared, self.loops = {}, [], []
+        saved = self.locals, self.declared, self.calls, self.loops, self.function
+        self.locals, self.declared, self.loops, self.function = {}, [], [], name
         returned, label = "r_", self.x.fresh("ret")
         self.calls = [(proc, label, returned)]
         try:
@@ -93,7 +93,7 @@ class Calls:
             body = self.block(proc.body, Scope())
             declared = self._decls()
         finally:
-            self.locals, self.declared, self.calls, self.loops = saved
+            self.locals, self.declared, self.calls, self.loops, self.function = saved
         self.function_code.append(
             f"static int64_t {name}(Ctx *C, {params}) {{\n(void)unused_; int64_t r_ = -1;\n"
             f"if (C->calls >= {MAX_CALL_DEPTH}) fail(C, E_call_depth, 0, 0);\n"

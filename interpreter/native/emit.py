@@ -34,6 +34,7 @@ class Emitter(Calls):
         self.recursive = recursive_procedures(self.rs)  # compiled as C functions (calls.py)
         self.functions: dict = {}  # (procedure, in the flow?) -> its C function
         self.prototypes: list = []
+        self.function = None  # the C function of a procedure being compiled (calls.py), else None
         self.function_code: list = []
         bodies = [self.rs.setup, self.rs.flow] + [p.body for p in self.rs.procedures.values()]
         self.max_params = max([len(o.params) for body in bodies for s in ir.walk(body) if isinstance(s, ir.Choose)

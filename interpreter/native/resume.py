@@ -1,6 +1,7 @@
 """Resuming a game in the kernel from a state the Python engine reached, at a decision.
 
-The kernel's flow is one C function with every procedure compiled in place, so where a game
+The kernel's flow is one C function with the procedures it calls compiled in place (one that calls
+itself is a C function of its own, :mod:`.calls`, and holds no decision), so where a game
 stands is a *site* (a ``choose`` reached through a chain of calls) and the values of the
 function's C variables: the ruleset's locals of each call level and the state of the loops around
 the site.  The Python engine keeps the same facts as a stack of ``[procedure, pc, locals]`` frames,
@@ -36,6 +37,7 @@ from dsl import ast, ir
 from dsl.types import element_type
 
 from ..runtime.instructions import CALL, CHOOSE, FORNEXT, JUMPF
+from .expressions import Unsupported
 from .judge import value_count, values_source
 
 RCAP = 4096  # the items of the lists a resumed state brings into the kernel (more: it runs in Python)
@@ -112,6 +114,9 @@ class Sites:
         e = self.emitter
         if not e.deciding or e.frame != "flow":
             return ""
+        if e.function is not None:  # its label would lie outside the flow function, where no resume can jump
+            raise Unsupported("a decision inside a procedure the kernel compiles as a C function of its own "
+                              "(one that calls itself, or calls nested more than 16 deep)", stmt.position)
         number = len(self.found)
         chain = tuple(call for call, _ in self.calls)
         levels = [caller for _, caller in self.calls] + [e.locals]
