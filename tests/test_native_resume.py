@@ -169,15 +169,12 @@ def test_a_playout_stops_at_a_partners_turn_as_in_python(name, players):
 
 LIMITED_LOOP = """
 game: {name: Limited loop, players: 2}
-vars:
-  total: 0
+vars: {total: 0}
 procedures:
   "turn(k)":
     - choose:
         options:
-          add:
-            params: {n: "range(1, 4)"}
-            effects: [total += n + k]
+          add: {params: {n: "range(1, 4)"}, effects: [total += n + k]}
           wait: {effects: []}
 flow:
   - let round = 0
@@ -219,19 +216,10 @@ def test_a_decision_inside_a_while_limit_resumes_as_in_python(tmp_path):
 
 RECURSIVE_DECISION = """
 game: {name: Recursive decision, players: 2}
-vars:
-  total: 0
+vars: {total: 0}
 procedures:
-  "ask(n)":
-    - if: n > 0
-      then:
-        - choose:
-            options:
-              add: {effects: [total += 1]}
-              skip: {effects: []}
-        - ask(n - 1)
-flow:
-  - ask(3)
+  "ask(n)": [{if: n > 0, then: [{choose: {options: {add: {effects: [total += 1]}, skip: {effects: []}}}}, "ask(n - 1)"]}]
+flow: ["ask(3)"]
 """
 
 
