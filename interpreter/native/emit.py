@@ -12,7 +12,7 @@ from dsl import ast, ir
 from .calls import Calls, recursive_procedures
 from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ENTRY, ERRORS, PRELUDE
-from .resume import Sites, resume_fields
+from .resume import RCAP, Sites, resume_fields
 from .tables import Tables
 
 VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
@@ -450,5 +450,5 @@ def struct_text(game, nvars, npvars, max_params, nflow=0) -> str:
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; {resume_fields(game, nflow)}"
             f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
-            f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; }} KS;")
+            f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; int64_t rarena[{RCAP}]; }} KS;")
 

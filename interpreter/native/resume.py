@@ -49,9 +49,12 @@ class Unresumable(Exception):
 
 def resume_fields(game, nflow: int) -> str:
     """The fields of the kernel's state that say where the flow resumes (``site`` -1: from the
-    start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`)."""
+    start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`).  The lists
+    of the resumed locals (``rarena``, ``rlen`` items) are the struct's last field: a copy of a
+    state (``k_play_many``, a look ahead of ``GREEDY``) stops before them, and ``Runner.run`` copies
+    only the items used."""
     n = max(nflow, 1)
-    return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; int64_t rarena[{RCAP}]; "
+    return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; "
             "int64_t force; int64_t stop_seat; int64_t stop_partners; int64_t others_moved; int64_t want_values; "
             "int64_t greedy_ppm; "
             f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
