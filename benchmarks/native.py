@@ -40,7 +40,10 @@ from interpreter.native.reference import play_python  # noqa: E402
 SEED_GAMES = ["la-famiglia", "gangster", "pferderennen-mafia", "mafiadollar"]
 BASELINES = {"la-famiglia": "la_famiglia", "gangster": "gangster"}  # hand-written games in ../shared/baselines
 OPENSPIEL = {"tic-tac-toe": ("tic_tac_toe", {}), "connect-four": ("connect_four", {}),
-             "kuhn-poker": ("kuhn_poker", {"players": 2}), "leduc-poker": ("leduc_poker", {"players": 2})}
+             "kuhn-poker": ("kuhn_poker", {"players": 2}), "leduc-poker": ("leduc_poker", {"players": 2}),
+             "liars-dice": ("liars_dice", {"players": 2, "numdice": 1, "dice_sides": 6}),
+             "goofspiel": ("goofspiel", {"num_cards": 4, "points_order": "descending", "returns_type": "win_loss"})}
+TURN_BASED = {"goofspiel"}  # simultaneous in OpenSpiel: played through pyspiel.convert_to_turn_based
 CACHED = ("import sys, time; sys.path.insert(0, {root!r}); from interpreter import load_game; "
           "from interpreter.native import kernel_for; g = load_game({name!r}); t = time.perf_counter(); "
           "k = kernel_for(g); print(time.perf_counter() - t, k.cached)")
@@ -75,6 +78,8 @@ def openspiel_rate(name: str, seconds: float):
         return None
     game, params = OPENSPIEL[name]
     game = pyspiel.load_game(game, params)
+    if name in TURN_BASED:
+        game = pyspiel.convert_to_turn_based(game)
     games, rng, start = 0, random.Random(0), time.process_time()
     while time.process_time() - start < seconds:
         state = game.new_initial_state()

@@ -4,6 +4,7 @@ is the same located error."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -47,6 +48,7 @@ def test_kernel_plays_the_games_python_plays(name, params, players):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RULEBOOK_SLOW"), reason="a slow test: run with RULEBOOK_SLOW=1")
 @pytest.mark.parametrize("name, params, players", COVERED)
 def test_kernel_plays_the_games_python_plays_many(name, params, players):
     _same_games(name, params, players, range(1000, 1300 if name in SEED_GAMES else 3000))
@@ -60,26 +62,33 @@ def test_many_games_sum_the_returns_of_single_games():
     assert any(any(r) for r in singles)  # somebody won some of them
 
 
-LIMITED = """
-game: {name: Limited, players: 2}
+JOINED = """
+game: {name: Joined, players: 2}
 vars:
-  rounds: 0
+  name: "x"
 flow:
-  - while: rounds < 3
-    limit: 5
-    do:
-      - choose:
-          options:
-            go:
-              effects: ["rounds += 1"]
+  - choose:
+      options:
+        go:
+          effects: ["name = name + 'y'"]
 """
 
 
 def test_unsupported_construct_falls_back_with_its_place(tmp_path):
-    path = tmp_path / "limited.yaml"
+    path = tmp_path / "joined.yaml"
     with pytest.raises(NativeUnavailable) as caught:
-        kernel_for(load_game(path, text=LIMITED))
-    assert str(caught.value) == f"native: a while loop with a limit at {path}:6 not supported yet; using Python"
+        kernel_for(load_game(path, text=JOINED))
+    assert str(caught.value) == f"native: '+' on values of type str at {path}:9 not supported yet; using Python"
+
+
+def test_native_check_names_what_the_kernel_lacks_and_compares_games(tmp_path, capsys):
+    path = tmp_path / "joined.yaml"
+    path.write_text(JOINED)
+    assert main(["native-check", str(path), "pig", "--games", "3"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}: not covered: '+' on values of type str at {path}:9" in out
+    assert "pig.yaml: covered; 3 games the same" in out
+    assert "1 of 2 rulesets covered by the native kernel" in out
 
 
 def test_simulate_says_which_engine_ran(capsys):
@@ -164,9 +173,27 @@ flow:
 """
 
 
+RUNAWAY_RECURSION = """
+game: {name: Runaway recursion, players: 2}
+vars:
+  n: 0
+procedures:
+  "deeper(k)":
+    - n += 1
+    - deeper(k + 1)
+flow:
+  - choose:
+      options:
+        go:
+          effects: ["deeper(0)"]
+"""
+
+
 @pytest.mark.parametrize("text, message, line", [(OVERFLOW, "out of range", 12),
                                                   (BOUNCING, "set off more than 50 triggers in a row", 12),
-                                                  (RUNAWAY, "200000 steps without asking anyone", 10)])
+                                                  (RUNAWAY, "200000 steps without asking anyone", 10),
+                                                  (RUNAWAY_RECURSION, "procedures call each other more than 200 deep",
+                                                   8)])
 def test_a_failing_rule_is_the_located_error_python_gives(tmp_path, text, message, line):
     path = tmp_path / "failing.yaml"
     game = load_game(path, text=text)

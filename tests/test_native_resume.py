@@ -165,3 +165,72 @@ def test_a_playout_stops_at_a_partners_turn_as_in_python(name, players):
         native = playout(kernel, state, policy, 50, stop_seat=seat, force=0, partners=True)
         python = play_on(state.clone(), policy, 50, stop_seat=seat, first=0, partners=True)
         assert native[0] == python[0] and comparable(native[1]) == comparable(python[1]), (name, policy)
+
+
+LIMITED_LOOP = """
+game: {name: Limited loop, players: 2}
+vars: {total: 0}
+procedures:
+  "turn(k)":
+    - choose:
+        options:
+          add: {params: {n: "range(1, 4)"}, effects: [total += n + k]}
+          wait: {effects: []}
+flow:
+  - let round = 0
+  - while: total < 60
+    limit: 9
+    do:
+      - round += 1
+      - choose:
+          options:
+            up: {effects: [total += 2]}
+            down: {require: total > 0, effects: [total -= 1]}
+      - repeat: 2
+        do:
+          - turn(round)
+      - active = player(seat(active) + 1)
+scoring:
+  score: "total if seat(player) == 0 else 0 - total"
+"""
+
+
+def test_a_decision_inside_a_while_limit_resumes_as_in_python(tmp_path):
+    """The count of a 'while ... limit' (the Python engine's '#' slot) is put back in the kernel's
+    counter: a state inside such a loop (and a repeat and a call inside it) resumes, plain and
+    greedy, and plays on as Python does, to the loop's limit."""
+    path = tmp_path / "limited.yaml"
+    path.write_text(LIMITED_LOOP)
+    game = load_game(path)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, [1, 2, 3], 1):
+        for greedy in (None, 0.25):
+            native_actions, native_state = playout(kernel, state, policy, greedy=greedy)
+            python_actions, python_state = play_on(state.clone(), policy, greedy=greedy)
+            assert native_actions == python_actions, (policy, greedy)
+            assert comparable(native_state) == comparable(python_state), (policy, greedy)
+        checked += 1
+    assert checked >= 30
+
+
+RECURSIVE_DECISION = """
+game: {name: Recursive decision, players: 2}
+vars: {total: 0}
+procedures:
+  "ask(n)": [{if: n > 0, then: [{choose: {options: {add: {effects: [total += 1]}, skip: {effects: []}}}}, "ask(n - 1)"]}]
+flow: ["ask(3)"]
+"""
+
+
+def test_a_decision_inside_a_recursive_procedure_falls_back_to_python_with_the_reason(tmp_path):
+    """A recursive procedure is a C function of its own, where no resumed game can jump to a
+    decision: such a ruleset is refused when its kernel is made, with the reason, and plays in Python."""
+    path = tmp_path / "recursive.yaml"
+    path.write_text(RECURSIVE_DECISION)
+    game = load_game(path)
+    with pytest.raises(NativeUnavailable, match="a decision inside a procedure the kernel compiles as a C function"):
+        kernel_for(game)
+    from interpreter.native.coverage import missing
+    what, where = missing(game)
+    assert "C function" in what and where is not None

@@ -17,8 +17,8 @@ from rich.text import Text
 from dsl.errors import ErrorList, ParameterError, RulebookError
 from rulebook_data import rulebook_version
 
-from . import folders as cli_folders, info as cli_info, runs as cli_runs, sim as cli_sim, strength as cli_strength, \
-    sweep as cli_sweep
+from . import folders as cli_folders, info as cli_info, native_check as cli_native_check, runs as cli_runs, \
+    sim as cli_sim, strength as cli_strength, sweep as cli_sweep
 from ..store import search_path
 from ..bots import MAX_DECISIONS, split_specs
 from ..game import find_ruleset, load_game
@@ -174,6 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay_cmd.set_defaults(run=cmd_replay)
 
     cli_folders.add_commands(commands)
+    cli_native_check.add_command(commands, _ruleset_files)
 
     serve = commands.add_parser("serve", help="run the web table: lobby, tables with bots, designer page")
     web_serve.add_arguments(serve)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dsl import ast, ir
 
+from .calls import Calls, recursive_procedures
 from .expressions import SCALARS, Expressions, Scope, Unsupported
 from .prelude import ENTRY, ERRORS, PRELUDE
-from .resume import Sites, resume_fields
+from .resume import RCAP, Sites, resume_fields
 from .tables import Tables
 
 VISIBILITIES = ("all", "owner", "top")  # the kernel's numbers of the visibilities it tells apart
@@ -20,7 +21,7 @@ MAXCAND = 4096  # the legal actions of one decision
 LCAP = 64  # the items a list variable holds in the kernel (more: a located error that says to use Python)
 
 
-class Emitter:
+class Emitter(Calls):
     def __init__(self, game):
         self.game = game
         self.rs = game.ruleset
@@ -30,7 +31,11 @@ class Emitter:
         self.declared: list = []  # every C variable of locals, declared at the top of its function
         self.calls: list = []  # (procedure, label of its end) being inlined
         self.loops: list = []  # (label of continue, label of break)
-        self.procs: list = []
+        self.recursive = recursive_procedures(self.rs)  # compiled as C functions (calls.py)
+        self.functions: dict = {}  # (procedure, in the flow?) -> its C function
+        self.prototypes: list = []
+        self.function = None  # the C function of a procedure being compiled (calls.py), else None
+        self.function_code: list = []
         bodies = [self.rs.setup, self.rs.flow] + [p.body for p in self.rs.procedures.values()]
         self.max_params = max([len(o.params) for body in bodies for s in ir.walk(body) if isinstance(s, ir.Choose)
                                for o in s.options] + [1])
@@ -58,12 +63,14 @@ class Emitter:
         if rs.score is not None:
             self.x.check_scalar(rs.score)
             score = self.x.expr(rs.score, Scope({"player": "player"}))
-        body = (triggers + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
+        body = ("".join(self.prototypes) + triggers + "".join(self.function_code)
+                + f"static void setup(Ctx *C) {{\n{setup_locals}{setup}}}\n"
                 f"static void flow(Ctx *C) {{\n{flow_locals}{self.sites.prologue()}{flow}}}\n"
                 f"static int64_t score_of(Ctx *C, int64_t player) {{ return {score}; }}\n")
         made = "".join(f"C->consts[{i}] = {code};\n" for i, code in enumerate(self.x.constants))
         body += f"static void constants(Ctx *C) {{\n{made}}}\n"
-        return self.header() + f"#define NCONST {len(self.x.constants)}\n" + PRELUDE + body + ENTRY + self.sites.entry()
+        return (self.header() + f"#define NCONST {len(self.x.constants)}\n#define USES_LINES {int(self.x.uses_lines)}\n"
+                + PRELUDE + body + ENTRY + self.sites.entry())
 
     def triggers(self) -> str:
         """A C function per trigger (its condition and body, bound to 'component' and 'owner'), and
@@ -106,7 +113,7 @@ class Emitter:
         lines = [f"#define NC {nc}", f"#define NZ {nz}", f"#define NCELL {ncell}", f"#define NP {game.num_players}",
                  f"#define NMARK {len(game.mark_names)}", f"#define HAS_GRIDS {int(game.has_grids)}",
                  f"#define ALL_SEATS {game.all_seats}LL", f"#define MAXLOG {MAXLOG}", f"#define MAXCAND {MAXCAND}",
-                 f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}",
+                 f"#define MAXP {self.max_params}", f"#define LCAP {LCAP}", f"#define NSTAMP {max(nc, ncell, 64)}",
                  f"#define HAS_TRIGGERS {int(bool(self.rs.triggers))}",
                  "enum { " + ", ".join(f"E_{name} = {i + 1}" for i, name in enumerate(ERRORS)) + " };",
                  struct_text(game, len(t.vars), len(t.player_vars), self.max_params, len(self.sites.flow_names))]
@@ -218,7 +225,7 @@ class Emitter:
         elif kind in ("var", "pvar"):
             place = self.x.expr(target, sc)
         elif kind == "mark":
-            place = self.x.expr(target, sc).replace(", 0))", ", 1))")  # the write sets the mark
+            place = self.x.mark(name, self.x.expr(target.obj, sc), write=True)
         else:
             raise Unsupported("assigning to this target", node.pos)
         if node.op == "=":
@@ -233,6 +240,8 @@ class Emitter:
         kind, name = self.rs.symbols[call]
         if kind != "effect":
             raise Unsupported(f"the call of {name} as a statement", where)
+        if name == "log":
+            return ""  # narration is muted in the kernel: its message is not even computed
         kw = dict(call.kwargs)
         sc = self._scope(scope)
         args = [self.x.expr(a, sc) if self.x.type_of(a) != "list" else self.x.as_list(a, sc) for a in call.args]
@@ -244,13 +253,17 @@ class Emitter:
                 raise Unsupported("an 'at' that is not top or bottom written out", where)
             bottom = "1" if value == "bottom" else "0"
             args = args[:-1] if "at" not in kw else args
-        if name == "log":
-            return ""  # narration is muted in the kernel
         if name == "end_game":
             if args or kw:
                 reason = args[0] if args else self.x.expr(kw["reason"], sc)
                 return f"C->s->end_reason = {reason}; game_over(C);\n"
             return "game_over(C);\n"
+        if name == "show" and len(call.args) + len(kw) == 2:
+            items = call.args[0]
+            listed = self.x.as_list(items, sc) if self.x.type_of(items) in ("list", "zone") else \
+                f"({{ int64_t h_ = NEWLIST(C, 1); ITEM(h_, 0) = {args[0]}; h_; }})"
+            to = args[1] if len(args) == 2 else self.x.expr(kw["to"], sc)
+            return f"SHOW(C, {listed}, {to});\n"
         if name == "place" and len(args) == 2:
             return f"PLACE(C, {args[0]}, {args[1]});\n"
         if name == "shuffle" and len(args) == 1:
@@ -296,7 +309,7 @@ class Emitter:
         """Whether a loop's body gives a list to a local bound before the loop: then the lists one
         round makes must outlive it, and the arena is not reset at each round."""
         for stmt in ir.walk(stmts):
-            node = getattr(stmt, "node", None)
+            node = stmt.then.node if isinstance(stmt, ir.CallProc) and stmt.then is not None else getattr(stmt, "node", None)
             name = node.name if isinstance(node, ast.Let) else \
                 node.target.id if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name) else None
             if name in self.locals and self.x.type_of(node.value) == "list":
@@ -304,9 +317,12 @@ class Emitter:
         return False
 
     def _s_while(self, stmt, scope) -> str:
-        if stmt.limit:
-            raise Unsupported("a while loop with a limit", stmt.position)
         cond = self.x.expr(stmt.cond, self._scope(scope))
+        if stmt.limit:  # at most 'limit' rounds, the test first (compile/statements.py); a resumed game sets the count
+            rounds = self.sites.hoist("w")
+            self.sites.limited.add(stmt.position)
+            return self._loop(f"{rounds} = 0; while (({cond}) && ++{rounds} <= {int(stmt.limit)}LL)",
+                              stmt.body, scope, stmt.position, "while_limit", (rounds,))
         return self._loop(f"while ({cond})", stmt.body, scope, stmt.position)  # no state of its rounds
 
     def _s_repeat(self, stmt, scope) -> str:
@@ -383,7 +399,7 @@ class Emitter:
         values = self.x.fresh("vals")
         require = option.require
         bound: dict = {}
-        levels = []
+        levels, distinct = [], []
         for i, (name, domain) in enumerate(option.params):
             kind = self.x.type_of(domain)
             arg = self.x.types[domain].arg if kind == "list" else None
@@ -391,45 +407,31 @@ class Emitter:
             if kind not in ("list", "zone") or (kind == "list" and not flat and (arg is None or arg.name not in SCALARS)):
                 raise Unsupported(f"the parameter '{name}' over a {kind}", option.position)
             element = "component" if kind == "zone" else arg.name
-            levels.append((name, self.x.as_list(domain, scope.child(bound)), element))
+            if isinstance(domain, ast.ListLit) and len(domain.items) == 1 and element in SCALARS:
+                levels.append((name, self.x.expr(domain.items[0], scope.child(bound)), "one"))  # [x]: x alone
+            else:
+                levels.append((name, self.x.items(domain, scope.child(bound)), element))
+            distinct.append(self.x.distinct(domain))
             bound[name] = f"{values}[{i}]"
+            if self.x.item_kind(domain, scope.child(bound)) is not None:
+                self.x.valid[bound[name]] = self.x.item_kind(domain, scope.child(bound))
         test = self.x.expr(require, scope.child(bound)) if require is not None else "1"
         inner = f"if ({test}) CANDIDATE(C, {index}, {len(option.params)}, {values});\n"
         for i in reversed(range(len(levels))):
             name, domain, element = levels[i]
-            h, n, j, tried, nt = (self.x.fresh(s) for s in ("h", "n", "j", "tr", "nt"))
-            same = {"component": "SAME(C, {a}, {b})", "list": "LISTEQ(C, {a}, {b})"}.get(element, "({a} == {b})")
-            dup = same.format(a=f"ITEM({tried}, q_)", b=f"{values}[{i}]")
-            inner = (f"{{ int64_t {h} = {domain}; int64_t {n} = LEN({h}); int64_t {tried} = NEWLIST(C, {n}); "
-                     f"int64_t {nt} = 0;\nfor (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = ITEM({h}, {j});\n"
-                     f"if ({n} > 1) {{ int64_t d_ = 0; for (int64_t q_ = 0; q_ < {nt}; q_++) if ({dup}) {{ d_ = 1; break; }}\n"
-                     f"if (d_) continue; ITEM({tried}, {nt}) = {values}[{i}]; {nt}++; }}\n{inner}}} }}\n")
+            if element == "one":
+                inner = f"{{ {values}[{i}] = {domain};\n{inner}}}\n"
+                continue
+            setup, items, length = domain
+            n, j, tried, nt, gen = (self.x.fresh(s) for s in ("n", "j", "tr", "nt", "g"))
+            seen = {"component": "SEEN_COMPONENT", "list": "SEEN_LIST"}.get(element, "SEEN_VALUE")
+            skip = "" if distinct[i] else (  # a value offered before is skipped (none repeats in a distinct domain)
+                f"int64_t {tried} = -1; int64_t {nt} = 0; int64_t {gen} = ++C->gen;\n",
+                f"if ({n} > 1 && {seen}(C, {i}, {gen}, &{tried}, {n}, &{nt}, {values}[{i}])) continue;\n")
+            inner = (f"{{ {setup}int64_t {n} = {length}; {skip and skip[0]}"
+                     f"for (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
+                     f"{skip and skip[1]}{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
-
-    def _s_callproc(self, stmt, scope) -> str:
-        """A call compiled in place: the arguments' values, then the body in a frame of its own."""
-        proc = self.rs.procedures[stmt.proc]
-        if stmt.then is not None or any(c[0] is proc for c in self.calls) or len(self.calls) > 16:
-            raise Unsupported("a recursive procedure, or one whose value is used", stmt.position)
-        sc = self._scope(scope)
-        temps = [self.x.fresh("a") for _ in stmt.args]
-        values = "".join(f"int64_t {t} = {self.x.expr(a, sc)};\n" for t, a in zip(temps, stmt.args))
-        saved, self.locals = self.locals, {}
-        label = self.x.fresh("ret")
-        self.calls.append((proc, label))
-        loops, self.loops = self.loops, []
-        try:
-            binds = "".join(f"{self.local(name)} = {t};\n" for name, t in zip(proc.params, temps))
-            body = self.block(proc.body, Scope())
-        finally:
-            self.calls.pop()
-            self.locals, self.loops = saved, loops
-        return f"{{ {values}{binds}{body}{label}: ; }}\n"
-
-    def _s_return(self, stmt, scope) -> str:
-        if stmt.value is not None or not self.calls:
-            raise Unsupported("a return with a value, or outside a procedure", stmt.position)
-        return f"goto {self.calls[-1][1]};\n"
 
 
 def _table(name, values) -> str:
@@ -448,5 +450,5 @@ def struct_text(game, nvars, npvars, max_params, nflow=0) -> str:
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; {resume_fields(game, nflow)}"
             f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
-            f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; }} KS;")
+            f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; int64_t rarena[{RCAP}]; }} KS;")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from dsl import cache
 from dsl.errors import RulesRuntimeError
 
-from ..runtime.limits import MAX_STEPS
+from ..runtime.limits import MAX_CALL_DEPTH, MAX_STEPS
 from ..runtime.state import State
 from .emit import LCAP, MAXLOG, Emitter, struct_text
 from .expressions import SCALARS, Unsupported
@@ -321,6 +321,13 @@ class Kernel:
                            f"iterate over fewer items, or split the work over several statements ({limits})"),
             "repeat": (f"repeat {a}: a repeat count is at most 1,000,000", limits),
             "die": (f"roll({a}): a die has 1 to 1000000 sides", None),
+            "seat_none": ("seat(): the player is none", None),
+            "no_element": (f"there is no element {a} in a list of {b}",
+                           "elements are numbered from 0 to size(list) - 1"),
+            "show_to_none": ("show(): 'to' is none (no seat to show to)", None),
+            "show_none": ("show(): there is nothing to show (the value is none)", None),
+            "no_seat": ("no seat meets the condition", "check that some player is still in"),
+            "call_depth": (f"procedures call each other more than {MAX_CALL_DEPTH} deep", "a procedure calls itself without end"),
         }
         message, hint = texts.get(name, ("the native kernel ran out of its memory for this game",
                                          "run it with --engine python"))

@@ -81,6 +81,7 @@ class Runner:
         self.kernel.ffi.memmove(ks, self.start, self.head)
         if self.over:
             return ks
+        self.kernel.ffi.memmove(ks.rarena, self.start.rarena, 8 * self.start.rlen)  # after the head
         ks.n_log = 0
         ks.policy_rng = policy_seed & MASK
         ks.force = -1 if force is None else force

@@ -2,12 +2,15 @@
 bounds-checked reads and overflow-checked arithmetic.  The generated part (:mod:`.emit`) defines
 the sizes (NC, NZ, NCELL, ...) and the game's tables before including this text."""
 
-ERRORS = ("no_kind", "no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow", "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option",
-          "memory", "range", "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty",
-          "bottom_empty", "repeat", "die", "call_depth")
+from .decisions import DECISIONS, ENTRY  # noqa: F401 (ENTRY: the kernel's entry points, read from here)
+
+ERRORS = ("no_kind", "no_mark", "no_attribute", "holds", "inside_itself", "no_zone", "trigger_depth", "overflow",
+          "index", "division", "top_empty", "last_empty", "cell_taken", "steps", "no_option", "memory", "range",
+          "place_none", "grid_needs_cell", "list_long", "iterations", "first_empty", "bottom_empty", "repeat",
+          "die", "call_depth", "seat_none", "no_element", "no_seat", "show_to_none", "show_none")
 ERROR_CODE = {name: i + 1 for i, name in enumerate(ERRORS)}
 
-PRELUDE = r"""
+STATE = r"""
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -28,17 +31,22 @@ typedef struct {
     int64_t iters;
     int64_t pos;
     int64_t depth;
+    int64_t calls;  /* the frames standing, as the Python engine counts them (calls.py) */
+    int64_t frames;  /* the native frames of recursive procedures */
     int64_t frame;  /* the procedure a loop runs in, for the error of one that never ends */
     int64_t base;  /* the arena below it holds the constant lists (made once per game) */
     int64_t consts[NCONST + 1];
+    int64_t gen;  /* the generation of the stamps below (SEEN_VALUE) */
+    int64_t stamp[MAXP][NSTAMP];
+    int64_t lines[NCELL][2];  /* the constant lists of lines_through(cell) */
 } Ctx;
 static void FIRE(Ctx *C, int64_t c, int64_t src, int64_t dest);
 /* a trigger runs in a frame of its own, its steps counted apart, at most 50 deep (runtime/limits.py) */
 #define RUN_TRIGGER(C, fn, comp, own, where, number) do { \
     if ((C)->depth >= 50) { (C)->pos = (where); fail((C), E_trigger_depth, (number), 0); } \
-    int64_t pos_ = (C)->pos, steps_ = (C)->steps, iters_ = (C)->iters; \
-    (C)->depth++; (C)->steps = 0; fn((C), (comp), (own)); \
-    (C)->depth--; (C)->pos = pos_; (C)->steps = steps_; (C)->iters = iters_; } while (0)
+    int64_t pos_ = (C)->pos, steps_ = (C)->steps, iters_ = (C)->iters, calls_ = (C)->calls; \
+    (C)->depth++; (C)->steps = 0; (C)->calls = 1; fn((C), (comp), (own)); \
+    (C)->depth--; (C)->pos = pos_; (C)->steps = steps_; (C)->iters = iters_; (C)->calls = calls_; } while (0)
 
 static void fail(Ctx *C, int64_t code, int64_t a, int64_t b) {
     C->s->err = code; C->s->err_pos = C->pos; C->s->err_a = a; C->s->err_b = b;
@@ -93,16 +101,26 @@ static int64_t *arena_get(void) {
 static int64_t GREEDY(Ctx *C);
 /* a run's context on the state s (1: no memory for its arena) */
 static int ctx_start(Ctx *C, KS *s) {
-    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0;
+    memset(C->stamp, 0, sizeof(C->stamp)); C->gen = 0;
+    C->s = s; C->top = 0; C->steps = 0; C->iters = 0; C->pos = -1; C->depth = 0; C->frame = 0; C->calls = 1; C->frames = 0;
     C->arena = arena_get();
     s->n_log = 0; s->err = 0;
     if (!C->arena) { s->err = E_memory; return 1; }
     return 0;
 }
+
 /* lists: a handle h into the arena, arena[h] the length, arena[h + 1 ...] the items */
 static inline int64_t NEWLIST(Ctx *C, int64_t n) {
     if (n > MAX_ITEMS) fail(C, E_list_long, n, 0);
     if (n < 0) n = 0;
+    if (C->top + n + 1 > ARENA) fail(C, E_memory, 0, 0);
+    int64_t h = C->top;
+    C->arena[h] = n;
+    C->top += n + 1;
+    return h;
+}
+/* a list of n items, n known to lie within 0 and the length of a list or zone that exists */
+static inline int64_t SUBLIST(Ctx *C, int64_t n) {
     if (C->top + n + 1 > ARENA) fail(C, E_memory, 0, 0);
     int64_t h = C->top;
     C->arena[h] = n;
@@ -146,7 +164,7 @@ static inline int64_t ZLIST(Ctx *C, int64_t z) {
     memcpy(&ITEM(h, 0), C->s->zitems[z], n * sizeof(int64_t));
     return h;
 }
-static inline void ITER(Ctx *C) { if (++C->iters > MAX_ITER) fail(C, E_iterations, 0, 0); }
+static inline void ITERS(Ctx *C, int64_t n) { if ((C->iters += n) > MAX_ITER) fail(C, E_iterations, 0, 0); }
 static inline void STEP(Ctx *C) { if (++C->steps > MAX_STEPS) fail(C, E_steps, C->frame, 0); }
 static inline int64_t LASTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_last_empty, 0, 0); return ITEM(h, LEN(h) - 1); }
 static inline int64_t FIRSTOF(Ctx *C, int64_t h) { if (LEN(h) == 0) fail(C, E_first_empty, 0, 0); return ITEM(h, 0); }
@@ -179,14 +197,21 @@ static inline int64_t NEIGHBORS(Ctx *C, int64_t cell, int64_t diagonal) {
     for (int64_t i = 0; i < LEN(h); i++) ITEM(h, i) = cells[start[cell] + i];
     return h;
 }
+/* the row and the column through each cell (lines_through), made once per game among the constants */
+static void LINES_INIT(Ctx *C) {
+    for (int64_t cell = 0; cell < NCELL; cell++) {
+        int64_t first = CELL_FIRST[cell], rows = CELL_ROWS[cell], columns = CELL_COLUMNS[cell];
+        int64_t r = CELL_ROW[cell], c = CELL_COLUMN[cell];
+        int64_t row = NEWLIST(C, columns), column = NEWLIST(C, rows);
+        for (int64_t i = 0; i < columns; i++) ITEM(row, i) = first + r * columns + i;
+        for (int64_t i = 0; i < rows; i++) ITEM(column, i) = first + i * columns + c;
+        C->lines[cell][0] = row; C->lines[cell][1] = column;
+    }
+}
 static inline int64_t LINES_THROUGH(Ctx *C, int64_t cell) {
     cell = CK(C, cell, NCELL);
-    int64_t first = CELL_FIRST[cell], rows = CELL_ROWS[cell], columns = CELL_COLUMNS[cell];
-    int64_t r = CELL_ROW[cell], c = CELL_COLUMN[cell];
-    int64_t h = NEWLIST(C, 2), row = NEWLIST(C, columns), column = NEWLIST(C, rows);
-    for (int64_t i = 0; i < columns; i++) ITEM(row, i) = first + r * columns + i;
-    for (int64_t i = 0; i < rows; i++) ITEM(column, i) = first + i * columns + c;
-    ITEM(h, 0) = row; ITEM(h, 1) = column;
+    int64_t h = NEWLIST(C, 2);
+    ITEM(h, 0) = C->lines[cell][0]; ITEM(h, 1) = C->lines[cell][1];
     return h;
 }
 /* a list variable: a buffer of LCAP items, [0] its length */
@@ -199,6 +224,35 @@ static inline void STORELIST(Ctx *C, int64_t *buffer, int64_t h) {
     if (LEN(h) > LCAP) fail(C, E_memory, LEN(h), 0);
     buffer[0] = LEN(h);
     memcpy(&buffer[1], &ITEM(h, 0), LEN(h) * sizeof(int64_t));
+}
+static inline int64_t SLICE(Ctx *C, int64_t h, int64_t a, int64_t b) {
+    int64_t n = LEN(h);
+    if (a < 0) { a += n; if (a < 0) a = 0; } else if (a > n) a = n;
+    if (b < 0) { b += n; if (b < 0) b = 0; } else if (b > n) b = n;
+    int64_t r = NEWLIST(C, b > a ? b - a : 0);
+    memcpy(&ITEM(r, 0), &ITEM(h, a), LEN(r) * sizeof(int64_t));
+    return r;
+}
+static inline int64_t SEAT(Ctx *C, int64_t p) { if (p < 0) fail(C, E_seat_none, 0, 0); return p; }
+/* a copy of a list with one item replaced (with_item, and xs[i] = v) */
+static inline int64_t WITH_ITEM(Ctx *C, int64_t h, int64_t i, int64_t v) {
+    int64_t n = LEN(h);
+    if (i < -n || i >= n) fail(C, E_no_element, i, n);
+    int64_t r = COPYLIST(C, h);
+    ITEM(r, i < 0 ? i + n : i) = v;
+    return r;
+}
+/* the steps-th seat from p in direction dir (1, -1) among the seats of the list h (texts.next_among):
+   after the first step the walk cycles through the k seats listed, so steps beyond k are reduced */
+static inline int64_t NEXT_AMONG(Ctx *C, int64_t p, int64_t steps, int64_t h, int64_t dir) {
+    if (LEN(h) == 0) fail(C, E_no_seat, 0, 0);
+    int64_t wanted[NP], k = 0;
+    for (int64_t q = 0; q < NP; q++) { wanted[q] = CONTAINS(C, h, q); k += wanted[q]; }
+    if (k == 0 || steps <= 0) return p;
+    if (steps > k) steps = (steps - 1) % k + 1;
+    for (int64_t s = 0; s < steps; s++)
+        for (int64_t j = 0; j < NP; j++) { p = FMOD(C, p + dir, NP); if (wanted[p]) break; }
+    return p;
 }
 static inline int64_t ROLL(Ctx *C, int64_t sides) {
     if (sides < 1 || sides > 1000000) fail(C, E_die, sides, 0);
@@ -235,6 +289,17 @@ static int64_t COMPONENT_MASK(Ctx *C, int64_t c, int depth) {
         mask |= host < 0 ? ALL_SEATS : COMPONENT_MASK(C, host, depth + 1);
     }
     return mask;
+}
+/* show(items, to): the seat learns the components and where they lie (effects.show) */
+static void SHOW(Ctx *C, int64_t h, int64_t to) {
+    if (to < 0) fail(C, E_show_to_none, 0, 0);
+    to = CK(C, to, NP);
+    for (int64_t i = 0; i < LEN(h); i++) if (ITEM(h, i) < 0) fail(C, E_show_none, 0, 0);
+    for (int64_t i = 0; i < LEN(h); i++) {
+        int64_t c = CK(C, ITEM(h, i), NC);
+        C->s->known[c] |= 1LL << to;
+        C->s->blind_to[C->s->loc[c]] &= ~(1LL << to);
+    }
 }
 /* a component's zone of a per-component family: base + its index among its kind, if of that kind */
 static inline int64_t ATTACHED(Ctx *C, const int64_t *table, int64_t c) {
@@ -358,93 +423,6 @@ static void MOVE_LIST(Ctx *C, int64_t h, int64_t dest, int64_t bottom) {
     int64_t copy = COPYLIST(C, h);
     for (int64_t i = 0; i < LEN(copy); i++) MOVE(C, ITEM(copy, i), dest, bottom, -1);
 }
-/* two components are interchangeable as legal actions: same name, zone, cell and marks */
-static int64_t SAME(Ctx *C, int64_t a, int64_t b) {
-    if (a < 0 || b < 0) return a == b;
-    KS *s = C->s;
-    if (NAME_INDEX[a] != NAME_INDEX[b] || s->loc[a] != s->loc[b]) return 0;
-    if (HAS_GRIDS && s->cell_of[a] != s->cell_of[b]) return 0;
-    for (int64_t m = 0; m < NMARK; m++)
-        if (s->has_mark[m][a] != s->has_mark[m][b] || (s->has_mark[m][a] && s->marks[m][a] != s->marks[m][b])) return 0;
-    return 1;
-}
-/* a candidate action: option, then its parameters' values */
-static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) {
-    KS *s = C->s;
-    if (s->cand_n >= MAXCAND || n > MAXP) fail(C, E_memory, 0, 0);
-    s->cand[s->cand_n][0] = option;
-    for (int64_t i = 0; i < n; i++) s->cand[s->cand_n][1 + i] = values[i];
-    s->cand_n += 1;
-}
-/* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
-   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0); it stops at
-   s->cap decisions, or where s->stop_seat is to decide again after another seat decided, or
-   (s->stop_partners) where another seat is to decide (a bot's rollout: interpreter/bots/flat.py) */
-static int64_t PICK(Ctx *C) {
-    KS *s = C->s;
-    if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
-    int64_t i = s->force;
-    if (i >= 0) {
-        s->force = -1;
-        if (i >= s->cand_n) fail(C, E_index, i, s->cand_n);
-    } else {
-        if (s->stop_seat >= 0) {
-            if (s->decider != s->stop_seat) {
-                if (s->stop_partners) longjmp(C->jb, 3);  /* a cooperative game: a partner's turn */
-                s->others_moved = 1;
-            } else if (s->others_moved) longjmp(C->jb, 3);
-        }
-        if (s->greedy_ppm >= 0 && s->cand_n > 1) i = GREEDY(C);
-        else {
-            s->policy_rng += GAMMA;
-            i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
-        }
-    }
-    if (s->n_log < MAXLOG) {  /* the first MAXLOG kept: the action, and its place among the legal ones */
-        memcpy(s->log[s->n_log], s->cand[i], sizeof(s->cand[i]));
-        s->picks[s->n_log] = i;
-    }
-    s->n_log += 1;
-    s->moves += 1;
-    return i;
-}
 """
 
-
-# the kernel's entry points, after the generated setup, flow and scoring
-ENTRY = r"""
-/* play the game in s (a state before setup) to its end: 0 when it ended, 1 on an error (s->err),
-   2 when it reached s->cap decisions (cut off, not scored) */
-int64_t k_play(KS *s) {
-    Ctx ctx;
-    Ctx *C = &ctx;
-    if (ctx_start(C, s)) return 1;
-    s->decider = -1; s->end_reason = -1;
-    int r = setjmp(C->jb);
-    if (r == 0) {
-        constants(C);
-        C->base = C->top;
-        setup(C);
-        C->steps = 0;
-        flow(C);
-    }
-    if (r == 1 || r == 3) { return r == 1 ? 1 : 2; }
-    s->over = 1; s->decider = -1;
-    r = setjmp(C->jb);
-    if (r != 0) { return 1; }
-    for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
-    return 0;
-}
-
-/* play n games from the state in start, seeds seed0, seed0 + 1, ...; sums of returns in totals */
-int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, int64_t *totals, KS *work) {
-    for (int64_t i = 0; i < n; i++) {
-        memcpy(work, start, offsetof(KS, n_log));
-        work->rng = seed0 + (uint64_t)i;
-        work->policy_rng = policy0 + (uint64_t)i;
-        if (k_play(work)) return i;  /* an error, or a game cut off */
-        for (int64_t p = 0; p < NP; p++) totals[p] += work->returns[p];
-    }
-    return n;
-}
-"""
+PRELUDE = STATE + DECISIONS  # all of it, before the generated code (ENTRY comes after it)

@@ -1,11 +1,13 @@
 """Resuming a game in the kernel from a state the Python engine reached, at a decision.
 
-The kernel's flow is one C function with every procedure compiled in place, so where a game
+The kernel's flow is one C function with the procedures it calls compiled in place (one that calls
+itself is a C function of its own, :mod:`.calls`, and holds no decision), so where a game
 stands is a *site* (a ``choose`` reached through a chain of calls) and the values of the
 function's C variables: the ruleset's locals of each call level and the state of the loops around
 the site.  The Python engine keeps the same facts as a stack of ``[procedure, pc, locals]`` frames,
 with some calls compiled in place (:mod:`interpreter.compile.inlining`) and the rounds of a loop in
-a local slot (``$pc``: a ``for``'s list and position, ``#pc``: a ``repeat``'s rounds left).
+a local slot (``$pc``: a ``for``'s list and position, ``#pc``: a ``repeat``'s rounds left, or the rounds a
+``while ... limit`` began).
 
 At emission, :class:`Sites` numbers each decision of the flow (a C label ``S<n>`` before it), keeps
 its chain of calls, the C variable of each local at every level, and the loops around it (their
@@ -20,7 +22,7 @@ a copy of itself one step ahead (``GREEDY``).
 
 A state does not resume (:class:`Unresumable`, and the caller plays on in Python) when a procedure
 whose value is used stands on its stack, when its loops around the decision differ from the
-kernel's (one compiled into a generated block, a ``while`` with a limit), when a local holds a text
+kernel's (one compiled into a generated block), when a local holds a text
 the kernel never saw or lists of more than ``RCAP`` items in all, or when the kernel compiled the
 decision in two places; explicit chance mode and a state broken by an error do not load at all.
 Saved states are untrusted: a local is restored only where its value is of the kind its procedure
@@ -35,6 +37,7 @@ from dsl import ast, ir
 from dsl.types import element_type
 
 from ..runtime.instructions import CALL, CHOOSE, FORNEXT, JUMPF
+from .expressions import Unsupported
 from .judge import value_count, values_source
 
 RCAP = 4096  # the items of the lists a resumed state brings into the kernel (more: it runs in Python)
@@ -46,9 +49,12 @@ class Unresumable(Exception):
 
 def resume_fields(game, nflow: int) -> str:
     """The fields of the kernel's state that say where the flow resumes (``site`` -1: from the
-    start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`)."""
+    start), the policy's settings, and what a playout's end is worth (see :mod:`.judge`).  The lists
+    of the resumed locals (``rarena``, ``rlen`` items) are the struct's last field: a copy of a
+    state (``k_play_many``, a look ahead of ``GREEDY``) stops before them, and ``Runner.run`` copies
+    only the items used."""
     n = max(nflow, 1)
-    return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; int64_t rarena[{RCAP}]; "
+    return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; "
             "int64_t force; int64_t stop_seat; int64_t stop_partners; int64_t others_moved; int64_t want_values; "
             "int64_t greedy_ppm; "
             f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
@@ -78,6 +84,7 @@ class Sites:
         self.flow_names: list = []  # the C variables of the flow function, in the order of fvals
         self.values = ""  # the C text of value_of (made with the flow: it may add constants and texts)
         self.kinds: dict = {}  # the kinds of value of each body's locals (see _kinds), by procedure
+        self.limited: set = set()  # the positions of the 'while ... limit' loops (their count: a '#' slot)
 
     @contextlib.contextmanager
     def around(self, stmt):
@@ -110,6 +117,9 @@ class Sites:
         e = self.emitter
         if not e.deciding or e.frame != "flow":
             return ""
+        if e.function is not None:  # its label would lie outside the flow function, where no resume can jump
+            raise Unsupported("a decision inside a procedure the kernel compiles as a C function of its own "
+                              "(one that calls itself, or calls nested more than 16 deep)", stmt.position)
         number = len(self.found)
         chain = tuple(call for call, _ in self.calls)
         levels = [caller for _, caller in self.calls] + [e.locals]
@@ -163,6 +173,7 @@ int64_t k_resume(KS *s) {
             C->top = s->rlen;
         }
         constants(C);
+        if (USES_LINES) LINES_INIT(C);
         C->base = C->top;
         flow(C);
     }
@@ -285,9 +296,10 @@ def _where(game, proc_index, pc):
     return found[pc]
 
 
-def _slots(code, env, pc) -> list:
+def _slots(code, env, pc, limited) -> list:
     """The slots of the loops around ``pc`` in a frame's locals, outermost first: ('for', [list,
-    next index]) or ('repeat', rounds left)."""
+    next index]), ('repeat', rounds left) or ('while_limit', rounds begun: a ``while`` at one of the
+    positions ``limited``)."""
     found = []
     for key in env:
         if key[:1] not in ("$", "#") or not key[1:].isdigit():
@@ -301,7 +313,8 @@ def _slots(code, env, pc) -> list:
         else:
             raise Unresumable("a loop compiled into a generated block stands around the decision")
         if start < pc < end:
-            found.append((start, "for" if key[0] == "$" else "repeat", env[key]))
+            kind = "for" if key[0] == "$" else "while_limit" if code[start][-1] in limited else "repeat"
+            found.append((start, kind, env[key]))
     return [(kind, value) for _, kind, value in sorted(found, key=lambda item: item[0])]
 
 
@@ -382,7 +395,7 @@ def resume_plan(kernel, state) -> Plan:
                 # name (this one is set again before it is read); left at 0
     for f, frame in enumerate(stack):
         pc = frame[1] if f == len(stack) - 1 else frame[1] - 1
-        slots = _slots(game.procs[frame[0]].code, frame[2], pc)
+        slots = _slots(game.procs[frame[0]].code, frame[2], pc, sites.limited)
         loops = [(kind, variables) for level, kind, variables in site.loops
                  if frame_of_level[level] == f and kind != "while"]
         if [kind for kind, _ in slots] != [kind for kind, _ in loops]:
@@ -394,6 +407,10 @@ def resume_plan(kernel, state) -> Plan:
                     raise Unresumable("a loop's place in its list is out of range")
                 plan.put(tables, index[variables[0]], value[0])
                 plan.put(tables, index[variables[1]], value[1] - 1)
+            elif kind == "while_limit":
+                if type(value) is not int or not 0 <= value < 2 ** 62:
+                    raise Unresumable("a while loop's rounds are out of range")
+                plan.put(tables, index[variables[0]], value)
             else:
                 if type(value) is not int or not 0 <= value < 2 ** 62:
                     raise Unresumable("a repeat's rounds left are out of range")
