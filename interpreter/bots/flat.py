@@ -25,8 +25,28 @@ from .rollouts import checked_engine, round_judge, rollout_kernel
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
 
 
+class RoundBot(Bot):
+    """A bot that judges actions by playouts of one round of the table (``flat``, ``focus``): the
+    rollout engine option, checked, and the worth of a playout's end."""
+
+    def __init__(self, seat: int, seed: int, **options):
+        super().__init__(seat, seed, **options)
+        checked_engine(self.name, self.settings["engine"])
+
+    def round_judge(self, state, seed: int):
+        """``judge`` of :func:`.rollouts.round_judge` for this bot's seat and settings in ``state``'s
+        game: the worth of an end is its outcome plus the evaluation lead as a tie-break."""
+        seats, shared = state.game.num_players, self.settings["shared"]
+
+        def worth(end):
+            value, margin = _judged(end, self.seat, seats, shared)
+            return value + TIE_BREAK * margin / (1 + abs(margin))
+        kernel = rollout_kernel(state.game, self.settings["engine"])
+        return round_judge(kernel, seed, self.settings["depth"], self.seat, worth, state.game.ruleset.cooperative)
+
+
 @register_bot
-class FlatBot(Bot):
+class FlatBot(RoundBot):
     """Flat Monte Carlo over determinized copies, with common random numbers across actions."""
 
     name = "flat"
@@ -40,27 +60,15 @@ class FlatBot(Bot):
               "seconds": (0, 86400)}
     strength = ("rollouts", "budget")
 
-    def __init__(self, seat: int, seed: int, **options):
-        super().__init__(seat, seed, **options)
-        checked_engine(self.name, self.settings["engine"])
-
     def choose(self, state):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        seats = state.game.num_players
         settings = self.settings
-        depth, shared = settings["depth"], settings["shared"]
         samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
-        kernel = rollout_kernel(state.game, settings["engine"])
 
-        def worth(end):
-            value, margin = _judged(end, self.seat, seats, shared)
-            return value + TIE_BREAK * margin / (1 + abs(margin))
-
-        def make_judge():
-            playout_seed = self.rng.getrandbits(64)  # one per world: every action meets the same luck
-            return round_judge(kernel, playout_seed, depth, self.seat, worth, state.game.ruleset.cooperative)
+        def make_judge():  # one playout seed per world: every action meets the same luck
+            return self.round_judge(state, self.rng.getrandbits(64))
 
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 

@@ -23,13 +23,12 @@ import math
 from dsl.errors import RulebookError
 
 from ..runtime.narration import mute
-from .base import Bot, action_key, cpu_clock, register_bot
-from .flat import TIE_BREAK, _judged
-from .rollouts import checked_engine, round_judge, rollout_kernel
+from .base import action_key, cpu_clock, register_bot
+from .flat import RoundBot
 
 
 @register_bot
-class FocusBot(Bot):
+class FocusBot(RoundBot):
     """Flat Monte Carlo with sequential halving over the actions and common random numbers."""
 
     name = "focus"
@@ -41,10 +40,6 @@ class FocusBot(Bot):
     limits = {"budget": (1, 10**7), "depth": (0, 10**6), "shared": (0, 1), "seconds": (0, 86400)}
     strength = ("budget",)
 
-    def __init__(self, seat: int, seed: int, **options):
-        super().__init__(seat, seed, **options)
-        checked_engine(self.name, self.settings["engine"])
-
     def choose(self, state):
         actions = state.legal_actions()
         if len(actions) == 1:
@@ -52,7 +47,6 @@ class FocusBot(Bot):
         settings = self.settings
         seconds = settings["seconds"]
         started = cpu_clock()
-        seats = state.game.num_players
         totals = [0.0] * len(actions)
         order = [self.rng.random() for _ in actions]  # random among equal totals
         alive = list(range(len(actions)))
@@ -63,7 +57,7 @@ class FocusBot(Bot):
             while worlds == 0 or worlds * len(alive) < budget * _share(round_index, rounds):
                 if seconds and (round_index or worlds) and cpu_clock() - started >= seconds:
                     break
-                self._judge_world(state, actions, alive, totals, seats)
+                self._judge_world(state, actions, alive, totals)
                 worlds += 1
                 if seconds and round_index == 0 and worlds == 1:  # the playouts the time buys
                     budget = len(actions) * seconds / max(cpu_clock() - started, 1e-6)
@@ -71,7 +65,7 @@ class FocusBot(Bot):
             alive = alive[:max(1, (len(alive) + 1) // 2)]
         return actions[alive[0]]
 
-    def _judge_world(self, state, actions, alive, totals, seats) -> None:
+    def _judge_world(self, state, actions, alive, totals) -> None:
         """Deal a world and add to ``totals`` the value of each action in ``alive``, played on a copy
         of it with one playout seed for all (nothing when the dealing fails, see determinize)."""
         try:
@@ -79,14 +73,7 @@ class FocusBot(Bot):
         except RulebookError:
             return
         mute(world)
-        shared = self.settings["shared"]
-
-        def worth(end):
-            value, margin = _judged(end, self.seat, seats, shared)
-            return value + TIE_BREAK * margin / (1 + abs(margin))
-        kernel = rollout_kernel(state.game, self.settings["engine"])
-        judge = round_judge(kernel, self.rng.getrandbits(64), self.settings["depth"], self.seat, worth,
-                            state.game.ruleset.cooperative)
+        judge = self.round_judge(state, self.rng.getrandbits(64))
         by_key = {action_key(a): a for a in world.legal_actions()}
         for i in alive:
             mirrored = by_key.get(action_key(actions[i]))
