@@ -147,5 +147,7 @@ def test_power_figures():
 
 def test_shown_figures_keep_their_sign_and_side_of_alpha():
     assert display.number(0.00004, 1, 100) == "+0.004"
+    residue = 1 / 3 - (1 - 2 / 3)  # a cooperative game's share minus its fair share, as floats leave it
+    assert residue != 0 and display.number(residue, 1, 100) == "+0.0"
     assert display.p_value(0.049996) == "0.049996" and display.p_value(0.05) == "0.0500"
     assert display.interval(None) == "n/a"

@@ -13,8 +13,9 @@ MAX_DECIMALS = 8
 
 def number(value: float, decimals: int = 1, scale: float = 1.0, sign: bool = True) -> str:
     """``value * scale`` with ``decimals`` decimals, or more when fewer would round a nonzero value
-    to zero (so its sign stays readable)."""
-    value = value * scale + 0.0  # no "-0.0"
+    to zero (so its sign stays readable); a floating-point residue (below 1e-9 before scaling, as
+    1/3 - 1/3 can leave) is zero."""
+    value = 0.0 if abs(value) < 1e-9 else value * scale + 0.0  # no "-0.0"
     style = "+" if sign else ""
     for places in range(decimals, MAX_DECIMALS + 1):
         text = f"{value:{style}.{places}f}"
