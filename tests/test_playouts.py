@@ -43,6 +43,7 @@ MIN_GAMES = 1
 MAX_GAMES = int(200 * SCALE)
 PARSE_SAMPLE = 12
 MAX_DECISIONS_PER_GAME = 20_000  # a random game longer than this is taken for one that never ends
+EVERY_DECISION_UNTIL = 300  # past this many decisions of one game, views and JSON are checked at every 10th
 
 
 def _cases():
@@ -408,10 +409,14 @@ def play_checked_game(game, seed) -> int:
         check_components(state)
         check_decider(state)
         actions = check_legal_actions(state, rng)
-        check_views(state, turn=len(texts))
+        # a view and a saved state carry the narration, which grows with the game: checking them at
+        # every decision of a match of thousands would cost its length squared
+        full = len(texts) < EVERY_DECISION_UNTIL or len(texts) % 10 == 0
+        if full:
+            check_views(state, turn=len(texts))
         before = snapshots[-1]
         check_illegal_actions(state, before, stale, unknown_text=len(texts) % 8 == 0)
-        restored = check_json_round_trip(state, before)
+        restored = check_json_round_trip(state, before) if full else None
         twin = check_clone(state, before)
         check_clone_independent(state, before, actions, rng)
 
@@ -419,10 +424,11 @@ def play_checked_game(game, seed) -> int:
         state.apply_action(action)
         assert twin.to_json() == before, "playing on the original changed its clone"
         twin.apply_action(action)
-        restored.apply_action(str(action))
         after = state.to_json()
         assert twin.to_json() == after, f"a clone continues differently after '{action}'"
-        assert restored.to_json() == after, f"a state read from JSON continues differently after '{action}'"
+        if restored is not None:
+            restored.apply_action(str(action))
+            assert restored.to_json() == after, f"a state read from JSON continues differently after '{action}'"
         texts.append(str(action))
         snapshots.append(after)
         stale = actions
