@@ -28,6 +28,32 @@ def add_arguments(parser) -> None:
     parser.add_argument("--allow-host", metavar="NAME", action="append", default=[],
                         help="another host name the server answers to (besides 127.0.0.1, localhost and --host); "
                              "requests naming any other host are refused")
+    parser.add_argument("--decision-seconds", metavar="S", type=float, default=None,
+                        help="CPU seconds a table may compute between two decisions before it is stopped "
+                             "(default 10)")
+    parser.add_argument("--table-seconds", metavar="S", type=float, default=None,
+                        help="CPU seconds a table may compute in all (default 600)")
+    parser.add_argument("--table-memory", metavar="MB", type=int, default=None,
+                        help="megabytes of memory a table's process may use (default 1024)")
+
+
+LIMIT_RANGES = {"decision_seconds": (0.1, 3600), "table_seconds": (1, 86400), "table_memory": (64, 65536)}
+
+
+def work_limits(args, limits_type):
+    """The ``WorkLimits`` the options ask for, or a message saying which option is out of range."""
+    for name, (low, high) in LIMIT_RANGES.items():
+        value = getattr(args, name)
+        if value is not None and not low <= value <= high:
+            return f"--{name.replace('_', '-')} {value}: give a number from {low} to {high}"
+    chosen = {}
+    if args.decision_seconds is not None:
+        chosen["decision_seconds"] = args.decision_seconds
+    if args.table_seconds is not None:
+        chosen["table_seconds"] = args.table_seconds
+    if args.table_memory is not None:
+        chosen["memory"] = args.table_memory << 20
+    return limits_type(**chosen)
 
 
 def cmd_serve(args) -> int:
@@ -35,6 +61,7 @@ def cmd_serve(args) -> int:
         import uvicorn
         from .app import create_app
         from .limits import MAX_FRAME
+        from .processes import WorkLimits
     except ImportError as exc:
         print(f"rulebook serve needs the web extra ({exc.name} is missing): pip install -e '.[web]' in a "
               "checkout, or pipx install the wheel as 'rulebook-….whl[web]'",
@@ -45,13 +72,17 @@ def cmd_serve(args) -> int:
         print(f"--rulesets {args.rulesets}: no such folder", file=sys.stderr)
         return 2
     saves = Path(args.saves) if args.saves else default_saves()
+    limits = work_limits(args, WorkLimits)
+    if isinstance(limits, str):
+        print(limits, file=sys.stderr)
+        return 2
     if args.host not in LOCAL_HOSTS:
         print(f"WARNING: listening on {args.host} makes the tables reachable from other computers. "
               "Anyone who can reach this port can create tables, watch them as a spectator and run "
               "rulesets on this machine; seat links are the only protection of seats. "
               "Use it only on a network you trust.", file=sys.stderr)
     print(f"rulebook web table on http://{args.host}:{args.port}  (rulesets: {rulesets}, saves: {saves})")
-    uvicorn.run(create_app(rulesets, saves, args.host, args.allow_host), host=args.host, port=args.port,
+    uvicorn.run(create_app(rulesets, saves, args.host, args.allow_host, limits), host=args.host, port=args.port,
                 log_level="warning", access_log=False, ws="websockets-sansio", ws_max_size=MAX_FRAME,
                 timeout_graceful_shutdown=SHUTDOWN_SECONDS)
     return 0

@@ -117,3 +117,19 @@ def test_the_host_warning(monkeypatch, capsys, tmp_path):
     assert "WARNING" in capsys.readouterr().err
     assert main(["serve", "--saves", str(tmp_path)]) == 0
     assert "WARNING" not in capsys.readouterr().err
+
+
+def test_serve_takes_the_limits_of_a_table(monkeypatch, capsys, tmp_path):
+    import uvicorn
+    from interpreter.cli.main import main
+    from interpreter.web import app, processes
+    made = []
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(app, "create_app", lambda *args: made.append(args[-1]))
+    assert main(["serve", "--saves", str(tmp_path), "--decision-seconds", "2.5", "--table-memory", "256"]) == 0
+    assert made[-1] == processes.WorkLimits(decision_seconds=2.5, memory=256 << 20)
+    assert main(["serve", "--saves", str(tmp_path)]) == 0
+    assert made[-1] == processes.WorkLimits()
+    assert main(["serve", "--saves", str(tmp_path), "--table-seconds", "0"]) == 2
+    assert "--table-seconds 0.0: give a number from 1 to 86400" in capsys.readouterr().err
+    assert len(made) == 2
