@@ -37,22 +37,22 @@ def add_arguments(parser) -> None:
                         help="megabytes of memory a table's process may use (default 1024)")
 
 
-LIMIT_RANGES = {"decision_seconds": (0.1, 3600), "table_seconds": (1, 86400), "table_memory": (64, 65536)}
+# option -> (WorkLimits field, the option's unit in the field's, lowest, highest)
+LIMIT_OPTIONS = {"decision_seconds": ("decision_seconds", 1, 0.1, 3600),
+                 "table_seconds": ("table_seconds", 1, 1, 86400),
+                 "table_memory": ("memory", 1 << 20, 64, 65536)}
 
 
 def work_limits(args, limits_type):
     """The ``WorkLimits`` the options ask for, or a message saying which option is out of range."""
-    for name, (low, high) in LIMIT_RANGES.items():
-        value = getattr(args, name)
-        if value is not None and not low <= value <= high:
-            return f"--{name.replace('_', '-')} {value}: give a number from {low} to {high}"
     chosen = {}
-    if args.decision_seconds is not None:
-        chosen["decision_seconds"] = args.decision_seconds
-    if args.table_seconds is not None:
-        chosen["table_seconds"] = args.table_seconds
-    if args.table_memory is not None:
-        chosen["memory"] = args.table_memory << 20
+    for option, (field, unit, low, high) in LIMIT_OPTIONS.items():
+        value = getattr(args, option)
+        if value is None:
+            continue
+        if not low <= value <= high:
+            return f"--{option.replace('_', '-')} {value}: give a number from {low} to {high}"
+        chosen[field] = value * unit
     return limits_type(**chosen)
 
 
