@@ -45,8 +45,10 @@ def rollout_kernel(game, engine: str):
     (the reason is kept on the game as ``native_reason``)."""
     if engine == "python":
         return None
+    if getattr(game, "native_reason", None) is not None:  # refused before, for this game
+        return None
     kernel = getattr(game, "_native_kernel", None)
-    if kernel is not None or getattr(game, "native_reason", None) is not None:
+    if kernel is not None and kernel.sites.values_ok:
         return kernel
     try:
         kernel = kernel_for(game)
