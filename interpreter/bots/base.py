@@ -71,31 +71,38 @@ class Bot:
         totals = [0.0] * len(actions)
         deadline = cpu_clock() + seconds if seconds else None
         done = 0
+        every = range(len(actions))
         while done < samples if deadline is None else (done == 0 or cpu_clock() < deadline):
             done += 1
-            try:
-                world = state.determinize(self.seat, self.rng)
-            except RulebookError:
-                continue
-            mute(world)  # a search copy: nobody reads its narration
-            judge = make_judge()
-            of_world = getattr(judge, "of_world", None)
-            by_key = {action_key(a): a for a in world.legal_actions()}
-            for i, action in enumerate(actions):
-                mirrored = by_key.get(action_key(action))
-                if mirrored is None:
-                    continue
-                try:
-                    if of_world is not None:
-                        totals[i] += of_world(world, mirrored)
-                        continue
-                    after = world.clone()
-                    after.apply_action(mirrored)
-                    totals[i] += judge(after)
-                except RulebookError:
-                    continue
+            self.judge_world(state, actions, every, totals, make_judge)
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+
+    def judge_world(self, state, actions, indices, totals, make_judge) -> None:
+        """Deal one world for this bot's seat and add to ``totals[i]``, for each ``i`` in ``indices``,
+        the value of ``actions[i]`` played in it, judged by ``make_judge()`` as
+        :meth:`best_by_samples` describes (nothing when the dealing fails)."""
+        try:
+            world = state.determinize(self.seat, self.rng)
+        except RulebookError:
+            return
+        mute(world)  # a search copy: nobody reads its narration
+        judge = make_judge()
+        of_world = getattr(judge, "of_world", None)
+        by_key = {action_key(a): a for a in world.legal_actions()}
+        for i in indices:
+            mirrored = by_key.get(action_key(actions[i]))
+            if mirrored is None:
+                continue
+            try:
+                if of_world is not None:
+                    totals[i] += of_world(world, mirrored)
+                    continue
+                after = world.clone()
+                after.apply_action(mirrored)
+                totals[i] += judge(after)
+            except RulebookError:
+                continue
 
 
 def action_key(action):

@@ -20,10 +20,7 @@ from __future__ import annotations
 
 import math
 
-from dsl.errors import RulebookError
-
-from ..runtime.narration import mute
-from .base import action_key, cpu_clock, register_bot
+from .base import cpu_clock, register_bot
 from .flat import RoundBot
 
 
@@ -57,7 +54,8 @@ class FocusBot(RoundBot):
             while worlds == 0 or worlds * len(alive) < budget * _share(round_index, rounds):
                 if seconds and (round_index or worlds) and cpu_clock() - started >= seconds:
                     break
-                self._judge_world(state, actions, alive, totals)
+                self.judge_world(state, actions, alive, totals,  # one playout seed per world
+                                 lambda: self.round_judge(state, self.rng.getrandbits(64)))
                 worlds += 1
                 if seconds and round_index == 0 and worlds == 1:  # the playouts the time buys
                     budget = len(actions) * seconds / max(cpu_clock() - started, 1e-6)
@@ -65,24 +63,6 @@ class FocusBot(RoundBot):
             alive = alive[:max(1, (len(alive) + 1) // 2)]
         return actions[alive[0]]
 
-    def _judge_world(self, state, actions, alive, totals) -> None:
-        """Deal a world and add to ``totals`` the value of each action in ``alive``, played on a copy
-        of it with one playout seed for all (nothing when the dealing fails, see determinize)."""
-        try:
-            world = state.determinize(self.seat, self.rng)
-        except RulebookError:
-            return
-        mute(world)
-        judge = self.round_judge(state, self.rng.getrandbits(64))
-        by_key = {action_key(a): a for a in world.legal_actions()}
-        for i in alive:
-            mirrored = by_key.get(action_key(actions[i]))
-            if mirrored is None:
-                continue
-            try:
-                totals[i] += judge.of_world(world, mirrored)
-            except RulebookError:
-                continue
 
 def _share(round_index: int, rounds: int) -> float:
     """The part of the budget a round gets: half for the first, where every action is judged on the
