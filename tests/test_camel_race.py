@@ -227,3 +227,26 @@ def test_the_table_lists_the_camels_in_race_order_and_the_dice_with_their_faces(
     let_out(s, "white", 2)          # white carries blue onto orange and yellow
     assert names(s, "track") == ["blue camel", "white camel", "yellow camel", "orange camel", "green camel"]
     assert [(d["name"], d["showing"]) for d in s.view(0)["zones"]["rolled"]] == [("white die", 2)]
+
+
+def test_the_terminal_board_reads_as_the_race_stands():
+    """`rulebook play camel-race` in a 120-column terminal: the race track has one character per
+    space (a camel on space 3 is three steps from the start), the camels are listed leader first, the
+    leg betting tiles lie in their own row and a desert tile is told in words."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from interpreter.cli.render import render_view
+    s = start(*STANDARD)
+    lay(s, "lay your oasis on space 5")
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(render_view(s.view(1), s.game, menu=False))
+    text = console.export_text()
+    path = dict(re.findall(r"(\w+) camel +([·●|]+) \d+/17", text))
+    assert path["yellow"].index("●") == 3 and path["white"].index("●") == 1 and path["yellow"].index("|") == 17
+    assert text.index("yellow camel (space 3, level 1)") < text.index("white camel (space 1)")
+    assert "Leg betting tiles" in text and "blue 5, blue 3, blue 2" in text and "camel [" not in text
+    assert "Desert tile oasis on space 5" in text and "Desert tile not laid" in text
+    assert "Desert tile on space" not in text and "desert_face" not in text
