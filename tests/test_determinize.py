@@ -180,21 +180,22 @@ def test_a_clue_also_tells_what_the_other_cards_are_not():
     assert _negatives_kept(told, dealt)
 
 
-def test_without_the_negative_clues_a_card_told_not_blue_is_dealt_blue(tmp_path):
+def _told_hand_without(tmp_path, part):
+    """``told_hand`` on a copy of Fireworks without ``part`` of its ruleset text."""
     text = open(FIREWORKS, encoding="utf-8").read()
-    assert NEGATIVE in text
+    assert part in text
     path = tmp_path / "fireworks.yaml"
-    path.write_text(text.replace(NEGATIVE, ""), encoding="utf-8")
-    told, dealt = told_hand(load_game(path, players=3))
+    path.write_text(text.replace(part, ""), encoding="utf-8")
+    return told_hand(load_game(path, players=3))
+
+
+def test_without_the_negative_clues_a_card_told_not_blue_is_dealt_blue(tmp_path):
+    told, dealt = _told_hand_without(tmp_path, NEGATIVE)
     assert not _negatives_kept(told, dealt)
 
 
 def test_without_knowledge_the_told_cards_are_dealt_anyhow(tmp_path):
-    text = open(FIREWORKS, encoding="utf-8").read()
-    assert KNOWLEDGE in text
-    path = tmp_path / "fireworks.yaml"
-    path.write_text(text.replace(KNOWLEDGE, ""), encoding="utf-8")
-    told, dealt = told_hand(load_game(path, players=3))
+    told, dealt = _told_hand_without(tmp_path, KNOWLEDGE)
     assert any(not all(colour in ("?", c) and rank in (0, r) for c, r in pairs)
                for (colour, rank), pairs in zip(told, dealt))
 
