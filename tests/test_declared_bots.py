@@ -90,3 +90,10 @@ def test_a_variant_may_change_the_declaration(tmp_path):
     variant = tmp_path / "v.yaml"
     variant.write_text("extends: g.yaml\nbots: {default: 'flat:budget=64'}\n", encoding="utf-8")
     assert sim_seats(None, load_game(variant, cache=False)) == ["flat:budget=64"] * 2
+
+
+def test_the_lobby_starts_the_bot_seats_with_the_declared_bot():
+    from interpreter.web.catalog import Catalog
+    catalog = Catalog("rulesets")
+    assert catalog.details("fireworks")["bot"] == "flat:rollouts=16,budget=512"
+    assert catalog.details("hearts")["bot"] is None
