@@ -54,9 +54,9 @@ def report(results: list, players: int, seats=None) -> dict:
 def short_limit_of(players: int) -> int:
     """The most decisions of a game that "ended within a few decisions": eight per player, but no
     more than 32 (four players' worth).  A game of rounds grows with the table, but a race, or a game
-    that ends when the deck runs out, lasts as many decisions at eight players as at four (Camel Stack
-    Race: about 60 at any count), so a limit that grew without bound would call its every game short;
-    a game that ends within 32 decisions still is, at any table size."""
+    that ends when the deck runs out, lasts as many decisions at eight players as at four (docs/balance.md),
+    so a limit that grew without bound would call its every game short; a game that ends within 32
+    decisions still is, at any table size."""
     return min(SHORT_PER_PLAYER * players, SHORT_MAX)
 
 

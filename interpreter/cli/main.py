@@ -76,8 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal")
     _add_game_arguments(play, seats_help=f"comma-separated seat list (default: {HUMAN} for seat 1, "
-                                         f"the ruleset's bots: default, else {DEFAULT_BOT}, for the rest); '{HUMAN}' or a bot spec "
-                                         "such as random or name:key=value")
+                                         f"the ruleset's bots: default, else {DEFAULT_BOT}, for the rest); "
+                                         f"'{HUMAN}' or a bot spec such as random or name:key=value")
     play.add_argument("--seed", type=cli_runs.seed_int, help="game seed (default: a random one, printed)")
     play.add_argument("--log", metavar="FILE", help="write the game record (JSON) for `rulebook replay` "
                       "and `--resume`")
