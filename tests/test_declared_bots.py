@@ -19,8 +19,7 @@ flow:
     do:
       - choose:
           options:
-            one: {effects: [total += 1]}
-            two: {effects: [total += 2]}
+            add: {params: {n: "[1, 2]"}, effects: [total += n]}
       - active = next_player(active)
 scoring:
   score: total
