@@ -18,6 +18,7 @@ from pathlib import Path
 from dsl.errors import IllegalActionError
 
 from ..game import load_game
+from ..runtime.chance import CHANCE
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
@@ -43,17 +44,19 @@ class Match:
         return self.state.game.action_space()
 
     def current_player(self):
-        if self.limit is not None and self.steps >= self.limit and not self.state.over:
-            return None  # truncated
-        return self.state.current_player()
+        state = self.state
+        if state.over or (self.limit is not None and self.steps >= self.limit):
+            return None  # over, or truncated
+        record = state.chance
+        return CHANCE if record is not None and record.count is not None else state.decider
 
     @property
     def truncated(self) -> bool:
         """Whether the match reached its cap unfinished."""
-        return self.limit is not None and self.steps >= self.limit and not self.state.is_terminal()
+        return self.limit is not None and self.steps >= self.limit and not self.state.over
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal() or self.truncated
+        return self.state.over or (self.limit is not None and self.steps >= self.limit)
 
     def winners(self) -> list:
         """The seats with the best (score, tie-breaks…), of a finished or a truncated match."""
@@ -77,16 +80,18 @@ class Match:
     def apply_id(self, i: int) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
         (which no seat sees: it shows only in what the seats' views show afterwards)."""
-        if self.state.is_chance_node():
+        state = self.state
+        record = state.chance
+        if record is not None and record.count is not None:
             self.seen = {}
-            self.state.apply_action(int(i))
+            state.apply_action(int(i))
             return
         if self.truncated:
             raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
                                      hint="it is over (truncated): start a new one")
-        space = self.space
+        space = state.game.action_space()
         if not space.staged:
-            action = space.legal_table(self.state).get(i)
+            action = space.legal_table(state).get(i)
             if action is None:
                 raise IllegalActionError(f"the id {i} is not legal now",
                                          hint="choose one of the legal ids (the action mask)")
@@ -107,11 +112,11 @@ class Match:
             self.prefix = prefix
 
     def _take(self, action, ids) -> None:
+        """Apply a whole action of the deciding seat (at a decision: no chance node, not over)."""
         state = self.state
         frame = state.stack[-1]
-        prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
-        seat = state.current_player()
-        self.history.append((seat, bool(action.public), action, prompt, ids))
+        self.history.append((state.decider, bool(action.public), action,
+                             state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
         state.apply_action(action)
 

@@ -296,7 +296,11 @@ class RulebookState(pyspiel.State):
 
     def _apply_action(self, action):
         handle = self._handle
-        if handle.match is None:
+        match = handle.match
+        if match is not None and not handle.shared:  # the usual case, first
+            match.apply_id(action)
+            return
+        if match is None:
             self.match
         if handle.shared:
             parent = handle.match
