@@ -18,7 +18,7 @@ from pathlib import Path
 from dsl.errors import IllegalActionError
 
 from ..game import load_game
-from ..runtime.chance import CHANCE
+from ..runtime.chance import CHANCE, outcome_child
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
@@ -123,6 +123,16 @@ class Match:
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
 
+    def child(self, i: int) -> "Match":
+        """The match after id ``i``, this one unchanged (a copy, then ``apply_id``; at an explicit
+        chance node the engine makes the state after the outcome without copying this one first)."""
+        record = self.state.chance
+        if record is not None and record.count is not None:
+            return Match(outcome_child(self.state, int(i)), self.prefix, self.history, self.steps, self.limit)
+        child = self.clone()
+        child.apply_id(i)
+        return child
+
     def kept_child(self, i: int, budget) -> tuple:
         """The match after id ``i``, kept in ``children`` while the tree this match belongs to has
         room (``budget(self)``: how many matches a new tree may keep), and whether it was kept.  A
@@ -130,8 +140,7 @@ class Match:
         children = self.children
         if children is not None and i in children:
             return children[i], True
-        child = self.clone()
-        child.apply_id(i)
+        child = self.child(i)
         tree = self.tree
         if tree is None:
             tree = self.tree = [budget(self)]

@@ -308,7 +308,8 @@ class RulebookState(pyspiel.State):
                 handle.fresh = False
                 handle.match, handle.shared = parent.kept_child(action, tree_budget)
                 return
-            handle.match, handle.shared = parent.clone(), False
+            handle.match, handle.shared = parent.child(action), False
+            return
         handle.match.apply_id(action)
 
     def _action_to_string(self, player, action):

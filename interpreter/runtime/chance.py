@@ -24,7 +24,6 @@ worked out, so that nothing between steps needs chance.
 from __future__ import annotations
 
 import dataclasses
-import weakref
 
 from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
@@ -254,6 +253,7 @@ def outcomes(s) -> list:
 def start(s, begin) -> None:
     """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
     mode on ``s``, a state before setup."""
+    s.zones = copy_piles(s.zones, s)
     _run_step(s, None, None, [], begin)
 
 
@@ -261,13 +261,8 @@ def apply(s, action) -> None:
     """Apply a player's action or a chance outcome to ``s`` in explicit mode."""
     record = s.chance
     if record.count is not None:
-        if isinstance(action, int) and not isinstance(action, bool):
-            action = ChanceOutcome(action, record.count)
-        if not isinstance(action, ChanceOutcome) or action.count != record.count or not 0 <= action.index < action.count:
-            raise IllegalActionError(f"'{action}' is not an outcome of this chance node",
-                                     hint="choose one of state.chance_outcomes()")
-        step = record.begin if record.action is None and record.begin is not None else _step(record.action)
-        _run_step(s, record.before, record.action, record.outcomes + [action.index], step)
+        _run_step(s, record.before, record.action, record.outcomes + [_outcome_index(record, action)],
+                  _pending_step(record))
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
@@ -281,16 +276,16 @@ def apply(s, action) -> None:
 # what a walk of the ruleset leaves out: the setup, and tables about the rules rather than rules
 _NOT_RULES = frozenset({"setup", "types", "symbols", "data", "message_fields", "display", "notes",
                         "stage_orders", "param_specs"})
-_CHANCE_IN_PLAY = weakref.WeakKeyDictionary()  # Game -> whether its rules call chance outside the setup
 
 
 def chance_in_play(game) -> bool:
     """Whether anything of the rules but the setup calls a built-in that draws chance (``roll``,
     ``shuffle``; by name, so a ruleset's own function of that name counts too)."""
-    known = _CHANCE_IN_PLAY.get(game)
-    if known is None:
-        known = _CHANCE_IN_PLAY[game] = _calls_chance(game.ruleset)
-    return known
+    try:
+        return game._chance_in_play
+    except AttributeError:
+        game._chance_in_play = _calls_chance(game.ruleset)
+        return game._chance_in_play
 
 
 def _calls_chance(rs) -> bool:
@@ -348,22 +343,70 @@ def _step(index):
     return lambda work: work.apply_action(work.legal_actions()[index])
 
 
-def _run_step(s, before, index, chosen, step) -> None:
-    """Run ``step`` on a copy of ``before`` fed ``chosen``; ``s`` becomes its result, or ``before`` as
-    a chance node when one more outcome is needed.  ``s`` is the state before the step (``before``
-    None: ``s`` itself) and stays so while the step runs on a copy, so it becomes that chance node by
-    taking the record alone; a copy of ``s`` to keep in the record is made only when it is first
-    needed."""
-    work = (s if before is None else before).clone()
+def outcome_child(s, outcome):
+    """The state after a chance outcome (its index, or a ``ChanceOutcome``) at the chance node ``s``,
+    ``s`` unchanged: what applying it to a copy of ``s`` gives, without copying ``s`` first (the
+    step runs on a copy of the state before it anyway)."""
+    record = s.chance
+    chosen = record.outcomes + [_outcome_index(record, outcome)]
+    work, count = _stepped(record.before, chosen, _pending_step(record))
+    if work is None:
+        work = s.clone()
+        work.chance = ChanceRecord(record.before, record.action, chosen, count, record.begin)
+    return work
+
+
+def _outcome_index(record, outcome) -> int:
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        outcome = ChanceOutcome(outcome, record.count)
+    if not isinstance(outcome, ChanceOutcome) or outcome.count != record.count or not 0 <= outcome.index < outcome.count:
+        raise IllegalActionError(f"'{outcome}' is not an outcome of this chance node",
+                                 hint="choose one of state.chance_outcomes()")
+    return outcome.index
+
+
+def _pending_step(record):
+    return record.begin if record.action is None and record.begin is not None else _step(record.action)
+
+
+def _stepped(before, chosen, step) -> tuple:
+    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
+    one more outcome, of ``count``."""
+    work = before.clone()
     work.chance = Feeder(chosen)
     try:
         step(work)
         settle(work)
     except ChanceNeeded as need:
-        s.chance = ChanceRecord(s.clone() if before is None else before, index, chosen, need.count,
-                                step if index is None else None)
+        return None, need.count
+    work.chance = ChanceRecord()
+    return work, None
+
+
+def _run_step(s, before, index, chosen, step) -> None:
+    """Run ``step`` fed ``chosen`` from ``before``; ``s`` becomes its result, or ``before`` as a chance
+    node when one more outcome is needed.  ``before`` None (a player's action from ``s``): the step
+    runs on ``s`` itself, with a copy kept to go back to; else on a copy of ``before`` that ``s``
+    becomes, while ``s``, the chance node, stays as it is until the step is through."""
+    if before is not None:
+        work, count = _stepped(before, chosen, step)
+        if work is None:
+            s.chance = ChanceRecord(before, index, chosen, count, step if index is None else None)
+        else:
+            _become(s, work)
         return
-    _become(s, work)
+    kept = s.clone()
+    s.chance = Feeder(chosen)
+    try:
+        step(s)
+        settle(s)
+    except ChanceNeeded as need:
+        _become(s, kept)
+        s.chance = ChanceRecord(kept.clone(), index, chosen, need.count, step if index is None else None)
+        return
+    except BaseException:
+        _become(s, kept)  # an error leaves the state as it was before the step
+        raise
     s.chance = ChanceRecord()
 
 
