@@ -27,8 +27,8 @@ class Match:
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
-        self.prefix = tuple(prefix)
-        self.history = list(history or [])  # (actor seat, public, action or its text, prompt, ids) per action
+        self.prefix = prefix if type(prefix) is tuple else tuple(prefix)
+        self.history = list(history) if history else []  # (actor seat, public, action or its text, prompt, ids) per action
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
         self.steps = steps  # ids taken by the players
         self.limit = limit  # the cap on steps (None: none)
@@ -66,15 +66,18 @@ class Match:
         return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        ids = self.seen.get("legal ids")
+        seen = self.seen
+        ids = seen.get("legal ids")
         if ids is None:
-            if self.is_terminal():
+            state = self.state
+            record = state.chance
+            if state.over or (self.limit is not None and self.steps >= self.limit):
                 ids = []
-            elif self.state.is_chance_node():
-                ids = [outcome.index for outcome, _ in self.state.chance_outcomes()]
+            elif record is not None and record.count is not None:
+                ids = [outcome.index for outcome, _ in state.chance_outcomes()]
             else:
-                ids = self.space.legal_ids(self.state, self.prefix)
-            self.seen["legal ids"] = ids
+                ids = state.game.action_space().legal_ids(state, self.prefix)
+            seen["legal ids"] = ids
         return list(ids)
 
     def apply_id(self, i: int) -> None:
