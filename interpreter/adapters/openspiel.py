@@ -304,7 +304,9 @@ class RulebookState(pyspiel.State):
             self.match
         if handle.shared:
             parent = handle.match
-            if handle.fresh:
+            if handle.fresh or (parent.tree is not None and parent.current_player() == _CHANCE):
+                # the first action on a fresh copy, or an outcome at a kept chance node: so the
+                # chance nodes below a kept one (a deal from the shared explicit-chance root) are kept too
                 handle.fresh = False
                 handle.match, handle.shared = parent.kept_child(action, tree_budget)
                 return
