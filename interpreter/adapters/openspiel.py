@@ -211,8 +211,9 @@ class MatchHandle:
     the first of the states to change it takes a copy of its own then.  The first action applied to
     a fresh copy (``state.child(action)``, or ``clone()`` then ``apply_action``: what tree searches
     such as CFR, best response and alpha-beta do, again and again for the same states) reaches a
-    match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed.
-    Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
+    match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed; so does
+    an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
+    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
 
     __slots__ = ("match", "seed", "shared", "fresh")
 

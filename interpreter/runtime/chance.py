@@ -7,12 +7,14 @@ shuffled pile, each ``roll`` — stops the game at a chance node instead: ``stat
 ``state.current_player()`` is :data:`CHANCE`, and ``state.chance_outcomes()`` lists the outcomes
 with their probabilities (uniform).  Applying an outcome like an action continues the game.
 
-How: a step (the setup, or one action) runs on a copy of the state before it, fed the outcomes chosen
-so far; when it asks for one more, the copy is dropped and the state stays the state before the step,
-now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
-runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
-A player's action that cannot meet a chance node — the rules call ``roll``/``shuffle`` only in the setup
-(:func:`chance_in_play`) and no zone has an undetermined block — runs on the state itself, as in seeded mode.
+How: a step (the setup, or one action) runs fed the outcomes chosen so far; when it asks for one more,
+the state goes back to the state before the step, now a chance node that remembers the step (and a copy
+of the state before it) and its outcomes.  When the last outcome is known the step runs to its end on a
+copy of that state.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
+A player's action runs on the state itself, with a copy kept to go back to; one that cannot meet a
+chance node — the rules call ``roll``/``shuffle`` only in the setup (:func:`chance_in_play`) and no zone
+has an undetermined block — needs no copy, as in seeded mode.  :func:`outcome_child` gives the state
+after an outcome without changing (or first copying) the chance node.
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
@@ -369,18 +371,25 @@ def _pending_step(record):
     return record.begin if record.action is None and record.begin is not None else _step(record.action)
 
 
-def _stepped(before, chosen, step) -> tuple:
-    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
-    one more outcome, of ``count``."""
-    work = before.clone()
+def _fed(work, chosen, step):
+    """Run ``step`` on ``work`` fed ``chosen``: None when it ran to its end (``work`` then has no node
+    pending), else how many outcomes the chance node it stopped at has (``work`` is then half-way)."""
     work.chance = Feeder(chosen)
     try:
         step(work)
         settle(work)
     except ChanceNeeded as need:
-        return None, need.count
+        return need.count
     work.chance = ChanceRecord()
-    return work, None
+    return None
+
+
+def _stepped(before, chosen, step) -> tuple:
+    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
+    one more outcome, of ``count``."""
+    work = before.clone()
+    count = _fed(work, chosen, step)
+    return (None, count) if count is not None else (work, None)
 
 
 def _run_step(s, before, index, chosen, step) -> None:
@@ -396,18 +405,14 @@ def _run_step(s, before, index, chosen, step) -> None:
             _become(s, work)
         return
     kept = s.clone()
-    s.chance = Feeder(chosen)
     try:
-        step(s)
-        settle(s)
-    except ChanceNeeded as need:
-        _become(s, kept)
-        s.chance = ChanceRecord(kept.clone(), index, chosen, need.count, step if index is None else None)
-        return
+        count = _fed(s, chosen, step)
     except BaseException:
         _become(s, kept)  # an error leaves the state as it was before the step
         raise
-    s.chance = ChanceRecord()
+    if count is not None:
+        _become(s, kept)
+        s.chance = ChanceRecord(kept.clone(), index, chosen, count, step if index is None else None)
 
 
 def _become(s, other) -> None:
