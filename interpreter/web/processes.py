@@ -18,6 +18,7 @@ other tables is opened again from its last record (its save) in another at its n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -167,7 +168,10 @@ class WorkerProcess:
 
 class Pool:
     """At most ``limits.pool_size()`` shared processes; a table goes to the one with fewest tables
-    (a new one while there are fewer than that)."""
+    (a new one while there are fewer than that).  A process left without tables for ``IDLE_SECONDS``
+    is ended (its memory returns)."""
+
+    IDLE_SECONDS = 30.0
 
     def __init__(self, limits: WorkLimits):
         self.limits = limits
@@ -190,6 +194,18 @@ class Pool:
         chosen = min(self.workers, key=lambda w: w.tables)
         chosen.tables += 1
         return chosen
+
+    def left(self, process: WorkerProcess) -> None:
+        """A table left ``process``."""
+        process.tables -= 1
+        if process.tables == 0:
+            with contextlib.suppress(RuntimeError):  # (no event loop: the server is closing)
+                asyncio.get_running_loop().call_later(self.IDLE_SECONDS, self._retire, process)
+
+    def _retire(self, process: WorkerProcess) -> None:
+        if process.tables == 0 and process in self.workers and not process.lock.locked():
+            self.workers.remove(process)
+            process.close()
 
     def close(self) -> None:
         for process in self.workers:
@@ -255,7 +271,7 @@ class TableProcess:
         """Open the table again in another shared process, from its last record."""
         if self.record is None:
             raise self._stop("the table's process stopped while the table was being made")
-        self.worker.tables -= 1
+        self.pool.left(self.worker)
         self.worker = await self.pool.place()
         answer = await self._exchange("open", [*self.load, self.record, []], may_move=False)
         if "error" in answer:
@@ -321,6 +337,6 @@ class TableProcess:
         if self.pool is None:
             self.worker.close()
             return
-        self.worker.tables -= 1
+        self.pool.left(self.worker)
         if self.worker.alive:
             self.worker.send(self.key, "drop")

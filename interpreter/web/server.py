@@ -90,8 +90,10 @@ class Server:
         self.connections: dict = {}  # address -> open websockets
 
     async def save(self, live: LiveTable) -> None:
-        """Write a table's record (a copy made here, under the caller's lock) in a worker thread."""
-        await asyncio.to_thread(self.store.save, json.loads(json.dumps(live.record)))
+        """Write a table's record in a worker thread (under the caller's lock).  A record is never
+        changed once answered (each answer brings a new one; a stopped table's is replaced), so the
+        thread writes it without a copy made on the event loop."""
+        await asyncio.to_thread(self.store.save, live.record)
 
     def without_paths(self, text: str) -> str:
         """``text`` without the server's folders (an error about a posted ruleset names its file)."""
@@ -127,7 +129,7 @@ class Server:
             del self.live[live.id]
         if not live.record:
             return
-        live.record["ended"] = f"this table was stopped: {reason}"
+        live.record = {**live.record, "ended": f"this table was stopped: {reason}"}
         await self.save(live)
         for websocket, seat in list(live.connections):
             last = live.last.get(seat)

@@ -17,6 +17,7 @@ import math
 import os
 import signal
 import time
+from collections import OrderedDict
 
 from dsl.errors import RulebookError
 
@@ -84,6 +85,31 @@ def _yield_to_others(signum, frame) -> None:
         pass
 
 
+GAMES_KEPT = 16  # compiled games a process keeps: its tables of one ruleset share one
+_catalogs: dict = {}
+_games: OrderedDict = OrderedDict()
+
+
+def load(folder: str, path: str, params, players):
+    """The game of a table: compiled once per process (kept while the file is unchanged), through
+    the catalog of ``folder`` (its ``extends:`` bases stay in that folder)."""
+    catalog = _catalogs.get(folder)
+    if catalog is None:
+        catalog = _catalogs[folder] = Catalog(folder)
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (folder, path, json.dumps(params, sort_keys=True), players, stamp)
+    game = _games.pop(key, None)
+    if game is None:
+        game = catalog.load_path(path, params, players)
+    _games[key] = game
+    while len(_games) > GAMES_KEPT:
+        _games.popitem(last=False)
+    return game
+
+
 class TableWork:
     """The table of this process and the requests the server makes of it."""
 
@@ -93,11 +119,11 @@ class TableWork:
     # ---- requests ----------------------------------------------------------------------------------
     def open(self, folder, path, params, players, record, viewers) -> dict:
         """The table of a saved record (its actions replayed)."""
-        self.table = Table(record, Catalog(folder).load_path(path, params, players))
+        self.table = Table(record, load(folder, path, params, players))
         return self.answer(viewers, record=True)
 
     def create(self, folder, path, params, players, source, seats, seed, pace, actions) -> dict:
-        game = Catalog(folder).load_path(path, params, players)
+        game = load(folder, path, params, players)
         self.table, tokens = Table.create(game, source, seats, seed, pace, actions)
         return {**self.answer([], record=True), "tokens": {str(seat): token for seat, token in tokens.items()},
                 "game": game.name, "player_names": list(game.player_names)}
