@@ -167,8 +167,9 @@ class WorkerProcess:
 
 
 class Pool:
-    """At most ``limits.pool_size()`` shared processes; a table goes to the one with fewest tables
-    (a new one while there are fewer than that).  A process left without tables for ``IDLE_SECONDS``
+    """At most ``limits.pool_size()`` shared processes; a table goes to a new one while there are
+    fewer than that, else to one not busy with a request (its first answer does not wait), with the
+    fewest tables.  A process left without tables for ``IDLE_SECONDS``
     is ended (its memory returns)."""
 
     IDLE_SECONDS = 30.0
@@ -191,7 +192,7 @@ class Pool:
                     self.workers.remove(chosen)
                     raise
             return chosen
-        chosen = min(self.workers, key=lambda w: w.tables)
+        chosen = min(self.workers, key=lambda w: (w.lock.locked(), w.tables))
         chosen.tables += 1
         return chosen
 
