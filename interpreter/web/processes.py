@@ -105,6 +105,7 @@ class WorkerProcess:
         self.lock = asyncio.Lock()
         self.tables = 0  # tables placed in a shared process
         self.killed = False  # ended by the server's watchdog
+        self.started = False
 
     async def start(self) -> None:
         ctx = context()
@@ -118,6 +119,7 @@ class WorkerProcess:
         sock = socket.socket(fileno=os.dup(ours.fileno()))
         ours.close()
         self.reader, self.writer = await asyncio.open_connection(sock=sock, limit=1 << 16)
+        self.started = True
 
     @property
     def alive(self) -> bool:
@@ -179,7 +181,7 @@ class Pool:
         self.workers: list = []
 
     async def place(self) -> WorkerProcess:
-        self.workers = [w for w in self.workers if w.process is None or w.alive]  # (None: starting)
+        self.workers = [w for w in self.workers if w.alive or not w.started]
         if len(self.workers) < self.limits.pool_size():
             chosen = WorkerProcess(f"tables {len(self.workers) + 1}", self.limits, shared=True)
             self.workers.append(chosen)
@@ -260,13 +262,11 @@ class TableProcess:
             self.worker = await self.pool.place() if self.pool is not None else None
             if self.worker is None:
                 await self.start()
-        for last_try in (False, True):
-            if self.pool is not None and not self.worker.alive:
-                await self._move()
-            answer = await self._exchange(op, args, may_move=not last_try)
-            if answer is not None:
-                return answer
-        raise self._stop("the table's process stopped twice in a row")
+        answer = await self._exchange(op, args, may_move=self.pool is not None)
+        if answer is None:  # its shared process ended, or lost it: opened again in another, asked again
+            await self._move()
+            answer = await self._exchange(op, args, may_move=False)
+        return answer
 
     async def _move(self) -> None:
         """Open the table again in another shared process, from its last record."""
@@ -287,7 +287,7 @@ class TableProcess:
         started = time.monotonic()
         async with process.lock:
             if not process.alive:
-                if may_move and self.pool is not None:
+                if may_move:
                     return None
                 raise self._stop(f"the table's process stopped (exit status {process.process.exitcode})")
             try:
@@ -298,7 +298,7 @@ class TableProcess:
                                  + ("to load its table" if loading else "between two decisions")) from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError):
                 code = await process.exit_code()
-                if may_move and self.pool is not None and not process.killed:
+                if may_move and not process.killed:
                     process.close()
                     return None
                 raise self._stop(await self._why_it_ended(code, time.monotonic() - started, loading)) from None

@@ -98,3 +98,17 @@ def test_a_killed_shared_process_s_tables_come_back_from_their_saves(server):
             assert "error" not in message
         assert [moves_saved(server, table) for table in tables] == [2, 2]
         assert pid not in shared_pids(server) and len(shared_pids(server)) == 1
+
+
+def test_a_shared_process_left_without_tables_ends(server, monkeypatch):
+    pool = server.app.state.server.pool
+    monkeypatch.setattr(pool, "IDLE_SECONDS", 0.5)
+    table = create_table(server, "calm", ["human", "human"])  # no one at it: it leaves its process at once
+    for _ in range(100):
+        if not shared_pids(server):
+            break
+        time.sleep(0.1)
+    assert shared_pids(server) == []
+    with seat_socket(server, table) as ws:  # the next visitor gets a process again
+        assert pick(ws, "wait")["moves"] == 1
+        assert len(shared_pids(server)) == 1
