@@ -216,7 +216,7 @@ def test_a_desert_tile_on_the_track_moves_to_a_different_space():
     assert not {"lay your oasis on space 5", "lay your mirage on space 5"} & places(s)
     lay(s, "lay your mirage on space 6")
     assert s.pvars["desert_space"] == [6, 0] and s.pvars["desert_face"] == [-1, 1]
-    assert s.view(1)["players"][0]["desert_tile"] == "mirage on space 6"
+    assert s.view(1)["players"][0]["desert_tile"] == "mirage"
 
 
 def test_the_table_lists_the_camels_in_race_order_and_the_dice_with_their_faces():
@@ -232,7 +232,8 @@ def test_the_table_lists_the_camels_in_race_order_and_the_dice_with_their_faces(
 def test_the_terminal_board_reads_as_the_race_stands():
     """`rulebook play camel-race` in a 120-column terminal: the race track has one character per
     space (a camel on space 3 is three steps from the start), the camels are listed leader first, the
-    leg betting tiles lie in their own row and a desert tile is told in words."""
+    leg betting tiles lie in their own row, a desert tile's side is told in words and its space on a
+    track of the players' tiles (0: not laid)."""
     import io
     import re
 
@@ -248,5 +249,7 @@ def test_the_terminal_board_reads_as_the_race_stands():
     assert path["yellow"].index("●") == 3 and path["white"].index("●") == 1 and path["yellow"].index("|") == 17
     assert text.index("yellow camel (space 3, level 1)") < text.index("white camel (space 1)")
     assert "Leg betting tiles" in text and "blue 5, blue 3, blue 2" in text and "camel [" not in text
-    assert "Desert tile oasis on space 5" in text and "Desert tile not laid" in text
+    assert "Desert tile oasis" in text and "Desert tile not laid" in text
+    tiles = dict(re.findall(r"(P\d) +([·●|]+) \d+/17", text))
+    assert tiles["P1"].index("●") == 5 and tiles["P2"].index("●") == 0
     assert "Desert tile on space" not in text and "desert_face" not in text
