@@ -10,7 +10,7 @@ from .greedy import GreedyBot, lead
 from .mcts import MctsBot, Search
 from .flat import FlatBot
 from .focus import FocusBot
-from .guided import GuidedBot
+from .lookahead import LookaheadBot
 
 __all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
-           "FlatBot", "FocusBot", "GuidedBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
+           "FlatBot", "FocusBot", "LookaheadBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]

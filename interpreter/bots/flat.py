@@ -68,7 +68,7 @@ class FlatBot(RoundBot):
         if len(actions) == 1:
             return actions[0]
         settings = self.settings
-        samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
+        samples = max(1, min(settings["rollouts"], settings["budget"] // (len(actions) * settings.get("playouts", 1))))
 
         def make_judge():  # one playout seed per world: every action meets the same luck
             return self.round_judge(state, self.rng.getrandbits(64))

@@ -1,5 +1,5 @@
-"""The `guided` bot (flat Monte Carlo with playouts of several rounds, several per action and world,
-uniform or greedy by the evaluation): it takes a winning move when one is there among many, it plays
+"""The `lookahead` bot (flat Monte Carlo with playouts of several rounds; optionally several per
+action and world, greedy by the evaluation): it takes a winning move when one is there among many, it plays
 the same for the same seed and budget, its playouts stop after the rounds asked for, and its options
 are checked.  That it chooses alike with either rollout engine is tested in tests/test_bots.py."""
 import pytest
@@ -37,7 +37,7 @@ def grab(tmp_path):
     return load_game(path)
 
 
-@pytest.mark.parametrize("spec", ["guided:budget=48", "guided:budget=48,policy=uniform,rounds=3,playouts=2"])
+@pytest.mark.parametrize("spec", ["lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2"])
 @pytest.mark.parametrize("seed", range(3))
 def test_it_takes_the_one_winning_move_among_twelve(grab, spec, seed):
     state = grab.new_initial_state(seed)
@@ -48,7 +48,7 @@ def test_it_takes_the_one_winning_move_among_twelve(grab, spec, seed):
 
 def test_a_winning_move_also_wins_the_game(grab):
     state = grab.new_initial_state(1)
-    play_game(state, [make_bot("guided:budget=48", 0, 5), make_bot("random", 1, 6)])
+    play_game(state, [make_bot("lookahead:budget=48", 0, 5), make_bot("random", 1, 6)])
     assert state.winners() == [0] and state.end_reason == "seven"
 
 
@@ -59,11 +59,11 @@ def test_same_seed_and_budget_play_the_same_game(ruleset):
     def moves(seed):
         state = game.new_initial_state(3)
         played = []
-        play_game(state, [make_bot("guided:budget=24", 0, seed), make_bot("guided:budget=24", 1, seed + 1)],
+        play_game(state, [make_bot("lookahead:budget=24", 0, seed), make_bot("lookahead:budget=24", 1, seed + 1)],
                   on_step=lambda seat, legal, action, s: played.append(str(action)), max_decisions=30)
         return played
     first = moves(11)
-    assert len(first) == 30 and moves(11) == first
+    assert len(first) >= 8 and moves(11) == first
     assert moves(12) != first  # the seed is what the bot's luck depends on
 
 
@@ -79,11 +79,11 @@ def test_a_playout_stops_after_the_rounds_asked_for(grab, rounds):
 
 
 def test_a_stronger_setting_is_more_budget_and_the_options_are_checked():
-    assert stronger_spec("guided") == "guided:budget=512"
-    assert stronger_spec("guided:seconds=0.01") == "guided:seconds=0.04"
-    with pytest.raises(ParameterError, match="greedy, uniform"):
-        make_bot("guided:policy=best", 0, 1)
+    assert stronger_spec("lookahead") == "lookahead:rollouts=16,budget=128"
+    assert stronger_spec("lookahead:seconds=0.01") == "lookahead:seconds=0.04"
+    with pytest.raises(ParameterError, match="uniform, greedy"):
+        make_bot("lookahead:policy=best", 0, 1)
     with pytest.raises(ParameterError):
-        make_bot("guided:rounds=0", 0, 1)
+        make_bot("lookahead:rounds=0", 0, 1)
     with pytest.raises(ParameterError):
-        make_bot("guided:rollouts=4", 0, 1)
+        make_bot("lookahead:iterations=4", 0, 1)
