@@ -1,70 +1,14 @@
 """The `lookahead` bot (flat Monte Carlo with playouts of several rounds; optionally several per
-action and world, greedy by the evaluation): it takes a winning move when one is there among many, it plays
-the same for the same seed and budget, its playouts stop after the rounds asked for, and its options
-are checked.  That it chooses alike with either rollout engine is tested in tests/test_bots.py."""
+action and world, greedy by the evaluation): its playouts stop after the rounds asked for, and its
+options are checked.  That it takes a winning move and plays the same for a seed and budget is
+tested with `focus` in tests/test_focus_bot.py, that it chooses alike with either rollout engine in
+tests/test_bots.py."""
 import pytest
 
 from dsl.errors import ParameterError
-from interpreter import load_game
-from interpreter.bots import make_bot, play_game, stronger_spec
+from interpreter.bots import make_bot, stronger_spec
 from interpreter.native.reference import play_on
-
-GRAB = """
-game: {name: Grab, players: 2}
-player_vars: {points: 0}
-flow:
-  - repeat: 6
-    do:
-      - for: "p in players"
-        do:
-          - choose:
-              player: p
-              options:
-                take:
-                  params: {n: "range(0, 12)"}
-                  effects:
-                    - "p.points += n"
-                    - if: "n == 7"
-                      then: ["p.points += 100", "end_game('seven')"]
-scoring: {score: player.points}
-"""
-
-
-@pytest.fixture
-def grab(tmp_path):
-    path = tmp_path / "grab.yaml"
-    path.write_text(GRAB, encoding="utf-8")
-    return load_game(path)
-
-
-@pytest.mark.parametrize("spec", ["lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2"])
-@pytest.mark.parametrize("seed", range(3))
-def test_it_takes_the_one_winning_move_among_twelve(grab, spec, seed):
-    state = grab.new_initial_state(seed)
-    assert len(state.legal_actions()) == 12
-    chosen = make_bot(spec, 0, seed).choose(state)
-    assert str(chosen).endswith("7")
-
-
-def test_a_winning_move_also_wins_the_game(grab):
-    state = grab.new_initial_state(1)
-    play_game(state, [make_bot("lookahead:budget=48", 0, 5), make_bot("random", 1, 6)])
-    assert state.winners() == [0] and state.end_reason == "seven"
-
-
-@pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
-def test_same_seed_and_budget_play_the_same_game(ruleset):
-    game = load_game(ruleset, players=2)
-
-    def moves(seed):
-        state = game.new_initial_state(3)
-        played = []
-        play_game(state, [make_bot("lookahead:budget=24", 0, seed), make_bot("lookahead:budget=24", 1, seed + 1)],
-                  on_step=lambda seat, legal, action, s: played.append(str(action)), max_decisions=30)
-        return played
-    first = moves(11)
-    assert len(first) >= 8 and moves(11) == first
-    assert moves(12) != first  # the seed is what the bot's luck depends on
+from tests.test_focus_bot import grab  # noqa: F401  (the fixture: a game of twelve actions, one of them wins)
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 3])
