@@ -68,7 +68,8 @@ class FlatBot(RoundBot):
         if len(actions) == 1:
             return actions[0]
         settings = self.settings
-        samples = max(1, min(settings["rollouts"], settings["budget"] // (len(actions) * settings.get("playouts", 1))))
+        per_world = len(actions) * settings.get("playouts", 1)  # playouts of one world
+        samples = max(1, min(settings["rollouts"], settings["budget"] // per_world))
 
         def make_judge():  # one playout seed per world: every action meets the same luck
             return self.round_judge(state, self.rng.getrandbits(64))

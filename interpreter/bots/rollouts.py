@@ -1,4 +1,5 @@
-"""The random playouts of the search bots (``flat``, ``mcts``), in the native kernel or in Python.
+"""The random playouts of the search bots (``flat``, ``lookahead``, ``mcts``), in the native kernel
+or in Python (:func:`interpreter.native.reference.play_on`, the kernel's reference).
 
 Both engines play the same playout: a uniform choice among the legal actions from a splitmix64
 stream seeded by the bot (``legal[mixed(z) % len(legal)]``, ``z`` stepping by the golden gamma, as

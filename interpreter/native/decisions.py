@@ -55,7 +55,8 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
 /* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
    policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0); it stops at
    s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
-   s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout: interpreter/bots/flat.py) */
+   s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
+   interpreter/bots/flat.py) */
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
