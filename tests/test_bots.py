@@ -146,11 +146,12 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
     assert state.narration() and not copy.narration() and not copy.clone().narration()
 
 
-@pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30"])
+@pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30", "lookahead",
+                                  "lookahead:budget=40,policy=greedy,playouts=2,rounds=2"])
 @pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 3), ("pferderennen-mafia", 4),
                                            ("la-famiglia", 2)])
 def test_search_bots_decide_alike_with_rollouts_in_either_engine(spec, name, players):
-    """flat and mcts draw their playouts from a splitmix stream in both engines (bots/rollouts.py):
+    """flat, lookahead and mcts draw their playouts from a splitmix stream in both engines (bots/rollouts.py):
     the native kernel's rollouts give the very decisions the Python engine's do."""
     from tests.conftest import require_extra, require_program
     require_extra("cffi", "native")

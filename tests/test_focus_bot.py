@@ -1,5 +1,7 @@
-"""The `focus` bot (flat Monte Carlo spent by sequential halving): it takes a winning move when one
-is there among many, it plays the same for the same seed and budget, and its options are checked."""
+"""The `focus` bot (flat Monte Carlo spent by sequential halving) and the `lookahead` bot (flat with
+playouts of several rounds): each takes a winning move when one is there among many and plays the
+same for the same seed and budget; focus's options are checked (lookahead's in
+tests/test_lookahead_bot.py)."""
 import pytest
 
 from dsl.errors import ParameterError
@@ -34,32 +36,39 @@ def grab(tmp_path):
     return load_game(path)
 
 
+# focus, and lookahead (flat with playouts of several rounds; also greedy ones, several per world)
+CHOOSERS = ["focus:budget=40", "lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2"]
+
+
+@pytest.mark.parametrize("spec", CHOOSERS)
 @pytest.mark.parametrize("seed", range(4))
-def test_it_takes_the_one_winning_move_among_twelve(grab, seed):
+def test_it_takes_the_one_winning_move_among_twelve(grab, spec, seed):
     state = grab.new_initial_state(seed)
     assert len(state.legal_actions()) == 12
-    chosen = make_bot("focus:budget=40", 0, seed).choose(state)
+    chosen = make_bot(spec, 0, seed).choose(state)
     assert str(chosen).endswith("7")
 
 
-def test_a_winning_move_also_wins_the_game(grab):
+@pytest.mark.parametrize("spec", CHOOSERS)
+def test_a_winning_move_also_wins_the_game(grab, spec):
     state = grab.new_initial_state(1)
-    play_game(state, [make_bot("focus:budget=40", 0, 5), make_bot("random", 1, 6)])
+    play_game(state, [make_bot(spec, 0, 5), make_bot("random", 1, 6)])
     assert state.winners() == [0] and state.end_reason == "seven"
 
 
+@pytest.mark.parametrize("spec", ["focus:budget=12", "lookahead:budget=24"])
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
-def test_same_seed_and_budget_play_the_same_game(ruleset):
+def test_same_seed_and_budget_play_the_same_game(ruleset, spec):
     game = load_game(ruleset, players=2)
 
     def moves(seed):
         state = game.new_initial_state(3)
         played = []
-        play_game(state, [make_bot("focus:budget=12", 0, seed), make_bot("focus:budget=12", 1, seed + 1)],
+        play_game(state, [make_bot(spec, 0, seed), make_bot(spec, 1, seed + 1)],
                   on_step=lambda seat, legal, action, s: played.append(str(action)), max_decisions=30)
         return played
     first = moves(11)
-    assert len(first) == 30 and moves(11) == first
+    assert len(first) >= 8 and moves(11) == first  # a bot may end a game early (two passes in La Famiglia)
     assert moves(12) != first  # the seed is what the bot's luck depends on
 
 

@@ -10,6 +10,7 @@ from .greedy import GreedyBot, lead
 from .mcts import MctsBot, Search
 from .flat import FlatBot
 from .focus import FocusBot
+from .lookahead import LookaheadBot
 
 __all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
-           "FlatBot", "FocusBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
+           "FlatBot", "FocusBot", "LookaheadBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]

@@ -41,8 +41,11 @@ class RoundBot(Bot):
         def worth(end):
             value, margin = _judged(end, self.seat, seats, shared)
             return value + TIE_BREAK * margin / (1 + abs(margin))
-        kernel = rollout_kernel(state.game, self.settings["engine"])
-        return round_judge(kernel, seed, self.settings["depth"], self.seat, worth, state.game.ruleset.cooperative)
+        settings = self.settings
+        kernel = rollout_kernel(state.game, settings["engine"])
+        greedy = settings["epsilon"] if settings.get("policy") == "greedy" else None
+        return round_judge(kernel, seed, settings["depth"], self.seat, worth, state.game.ruleset.cooperative,
+                           greedy, settings.get("playouts", 1), settings.get("rounds", 1))
 
 
 @register_bot
@@ -65,7 +68,8 @@ class FlatBot(RoundBot):
         if len(actions) == 1:
             return actions[0]
         settings = self.settings
-        samples = max(1, min(settings["rollouts"], settings["budget"] // len(actions)))
+        per_world = len(actions) * settings.get("playouts", 1)  # playouts of one world
+        samples = max(1, min(settings["rollouts"], settings["budget"] // per_world))
 
         def make_judge():  # one playout seed per world: every action meets the same luck
             return self.round_judge(state, self.rng.getrandbits(64))

@@ -1,4 +1,5 @@
-"""The random playouts of the search bots (``flat``, ``mcts``), in the native kernel or in Python.
+"""The random playouts of the search bots (``flat``, ``lookahead``, ``mcts``), in the native kernel
+or in Python (:func:`interpreter.native.reference.play_on`, the kernel's reference).
 
 Both engines play the same playout: a uniform choice among the legal actions from a splitmix64
 stream seeded by the bot (``legal[mixed(z) % len(legal)]``, ``z`` stepping by the golden gamma, as
@@ -14,6 +15,7 @@ from dsl.errors import ParameterError
 from .base import BOTS, parse_spec
 from ..native import NativeUnavailable, kernel_for
 from ..native.playout import Runner
+from ..native.reference import play_on
 from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
 
 ENGINES = ("auto", "native", "python")
@@ -62,25 +64,6 @@ def rollout_kernel(game, engine: str):
     return kernel
 
 
-def play_uniform(state, seed: int, depth: int, seat=None, partners: bool = False) -> None:
-    """Play ``state`` on in Python: ``depth`` decisions at most, uniform from the splitmix stream of
-    ``seed``, until the game ends or (``seat`` given) ``seat`` is to decide again after another
-    seat decided, or (``partners``: a cooperative game) another seat is to decide."""
-    z = seed & MASK64
-    others_moved = False
-    for _ in range(depth):
-        if state.is_terminal():
-            return
-        if seat is not None:
-            mover = state.current_player()
-            if (mover == seat and others_moved) or (partners and mover != seat):
-                return
-            others_moved = others_moved or mover != seat
-        legal = state.legal_actions()
-        z = (z + GOLDEN_GAMMA) & MASK64
-        state.apply_action(legal[mixed(z) % len(legal)])
-
-
 def runner(kernel, state):
     """A :class:`interpreter.native.playout.Runner` of ``state``, or None where it cannot resume
     (then the bot plays on in Python)."""
@@ -98,32 +81,51 @@ def rollout(kernel, state, seed: int, depth: int):
         found = runner(kernel, state)
         if found is not None:
             return found.judged(found.run(seed, depth, values=True))
-    play_uniform(state, seed, depth)
+    play_on(state, seed, depth)
     return state
 
 
-def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False):
+def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False, greedy=None,
+                playouts: int = 1, rounds: int = 1):
     """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
     after another seat's (``partners``, a cooperative game: until another seat's turn; at most
     ``depth`` decisions); and ``judge.of_world(world, action)``, the
     same for the world after ``action``, which ``Bot.best_by_samples`` calls: in the kernel the world
-    is loaded once and every action played from a copy of it."""
+    is loaded once and every action played from a copy of it.  ``rounds`` above 1: that many rounds
+    of the table; ``playouts`` above 1: the mean worth of that many playouts, with the seeds of
+    :func:`playout_seeds` (the same for every action); ``greedy`` (an epsilon): every seat plays the
+    kernel's greedy policy by the evaluation (:func:`interpreter.native.reference.greedy_pick`)
+    instead of uniformly.  In Python the playouts are those of
+    :func:`interpreter.native.reference.play_on`, the kernel's reference, so both make the same
+    decisions."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions
+    seeds = playout_seeds(seed, playouts)
+    stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds)
 
     def judge(after):
-        play_uniform(after, seed, depth, seat, partners)
-        return worth(after)
+        if len(seeds) == 1:
+            return worth(play_on(after, seeds[0], depth, **stop)[1])
+        return sum(worth(play_on(after.clone(), one, depth, **stop)[1]) for one in seeds) / len(seeds)
 
     def of_world(world, action):
         if held[0] is not world:
             held[0], held[1] = world, runner(kernel, world) if kernel is not None else None
             held[2] = {id(a): i for i, a in enumerate(world.legal_actions())}
         if held[1] is not None and id(action) in held[2]:
-            found = held[1]
-            ks = found.run(seed, depth, seat, held[2][id(action)], values=True, partners=partners)
-            return worth(found.judged(ks))
+            found, index = held[1], held[2][id(action)]
+            return sum(worth(found.judged(found.run(one, depth, force=index, values=True, **stop)))
+                       for one in seeds) / len(seeds)
         after = world.clone()
         after.apply_action(action)
         return judge(after)
     judge.of_world = of_world
     return judge
+
+
+def playout_seeds(seed: int, count: int) -> list:
+    """``count`` playout seeds from one: ``seed`` itself first, then the splitmix stream of it."""
+    seeds, z = [seed & MASK64], seed & MASK64
+    for _ in range(count - 1):
+        z = (z + GOLDEN_GAMMA) & MASK64
+        seeds.append(mixed(z))
+    return seeds

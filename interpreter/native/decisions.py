@@ -54,8 +54,9 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
 }
 /* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
    policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0); it stops at
-   s->cap decisions, or where s->stop_seat is to decide again after another seat decided, or
-   (s->stop_partners) where another seat is to decide (a bot's rollout: interpreter/bots/flat.py) */
+   s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
+   s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
+   interpreter/bots/flat.py) */
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
@@ -68,7 +69,10 @@ static int64_t PICK(Ctx *C) {
             if (s->decider != s->stop_seat) {
                 if (s->stop_partners) longjmp(C->jb, 3);  /* a cooperative game: a partner's turn */
                 s->others_moved = 1;
-            } else if (s->others_moved) longjmp(C->jb, 3);
+            } else if (s->others_moved) {
+                if (--s->stop_rounds <= 0) longjmp(C->jb, 3);
+                s->others_moved = 0;  /* another round of the table */
+            }
         }
         if (s->greedy_ppm >= 0 && s->cand_n > 1) i = GREEDY(C);
         else {

@@ -67,13 +67,14 @@ class Runner:
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
-            greedy=None, partners=False):
+            greedy=None, partners=False, rounds=1):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
         every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance.
         ``partners`` (with ``stop_seat``): stop where any other seat is to decide (flat in a
-        cooperative game)."""
+        cooperative game).  ``rounds`` (with ``stop_seat``): stop where ``stop_seat`` is to decide again
+        after another seat decided for the ``rounds``-th time."""
         ks = self.work
         if self.buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
@@ -88,6 +89,7 @@ class Runner:
         ks.cap = max(0, max_decisions) + (force is not None)
         ks.stop_seat = -1 if stop_seat is None else stop_seat
         ks.others_moved = 0
+        ks.stop_rounds = max(1, rounds)
         ks.stop_partners = int(bool(partners))
         ks.want_values = values
         if greedy is not None and not self.kernel.sites.values_ok:

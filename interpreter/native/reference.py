@@ -32,11 +32,12 @@ def comparable(state) -> dict:
 
 
 def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
-            partners=False):
+            partners=False, rounds=1):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
-    decisions, or ``stop_seat`` to decide again after another seat decided.  ``(actions, state)``;
+    decisions, or ``stop_seat`` to decide again after another seat decided (for the ``rounds``-th
+    time).  ``(actions, state)``;
     the state is changed in place."""
     z = policy_seed & MASK64
     actions, others_moved, taken = [], False, 0
@@ -48,8 +49,13 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
             if taken >= max_moves:
                 break
             mover = state.current_player()
-            if stop_seat is not None and ((mover == stop_seat and others_moved) or (partners and mover != stop_seat)):
+            if stop_seat is not None and partners and mover != stop_seat:
                 break
+            if stop_seat is not None and mover == stop_seat and others_moved:
+                rounds -= 1
+                if rounds <= 0:
+                    break
+                others_moved = False
             others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
             if greedy is not None and len(legal) > 1:
                 z, action = greedy_pick(state, legal, z, greedy)
