@@ -42,10 +42,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, saves) -> subprocess.Popen:
-    """``rulebook serve`` on 127.0.0.1:``port`` with the saves folder ``saves``, once it answers."""
+def start_server(port: int, saves, options=()) -> subprocess.Popen:
+    """``rulebook serve`` on 127.0.0.1:``port`` with the saves folder ``saves`` (and ``options``), once it
+    answers."""
     server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
-                               "--saves", str(saves)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               "--saves", str(saves), *options], env={**os.environ, "PYTHONPATH": str(ROOT)},
                               stdout=subprocess.DEVNULL, stderr=(Path(saves) / "server.log").open("wb"))
     for _ in range(300):
         try:
@@ -215,11 +216,17 @@ def main(argv=None) -> int:
     parser.add_argument("--attack", action="store_true",
                         help="meanwhile 7 strangers keep a table burning CPU and one keeps a table allocating "
                              "(tests/web/test_table_limits.py)")
+    parser.add_argument("--table-memory", type=int, metavar="MB",
+                        help="the server's memory limit of a table (rulebook serve --table-memory)")
+    parser.add_argument("--linger", type=float, default=0, metavar="S",
+                        help="after everyone left, wait S seconds for the bot tables to finish and print the "
+                             "memory again (idle table processes end after 30 s)")
     args = parser.parse_args(argv)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as saves:
-        server = start_server(port, saves)
+        options = ["--table-memory", str(args.table_memory)] if args.table_memory else []
+        server = start_server(port, saves, options)
         try:
             print(f"server up, RSS {rss_mb(server.pid):.0f} MB", flush=True)
             stop, errors, latencies, threads = threading.Event(), [], [], []
@@ -280,6 +287,10 @@ def main(argv=None) -> int:
                 print(f"  {count} attacking tables: {reason}")
             for error in sorted(set(errors))[:5]:
                 print("  ", error)
+            if args.linger:
+                time.sleep(args.linger)
+                print(f"{args.linger:.0f} s later: server RSS {rss_mb(server.pid):.0f} MB, with its table processes "
+                      f"PSS {tree_pss_mb(server.pid):.0f} MB", flush=True)
         finally:
             server.terminate()
             server.wait(10)
