@@ -14,7 +14,9 @@ second; chance outcomes are not counted as decisions):
   resolved by a uniformly random outcome of ``chance_outcomes()``.
 
 Prints the rates and the ratios adapter/engine and explicit/seeded (of the slower to the faster:
-1.0 is no overhead).
+1.0 is no overhead).  ``--layers`` prints instead, seeded, the µs a decision takes as each layer of the
+adapter is added: the engine's loop, + action ids (``ActionSpace.legal_ids``/``legal_table``), +
+``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.
 """
 from __future__ import annotations
 
@@ -69,6 +71,45 @@ def adapter_play(game):
     return play
 
 
+def ids_play(game):
+    space = game.action_space()
+
+    def play(seed, rng) -> int:
+        state = game.new_initial_state(seed)
+        decisions = 0
+        while not state.is_terminal():
+            state.apply_action(space.legal_table(state)[rng.choice(space.legal_ids(state))])
+            decisions += 1
+        return decisions
+    return play
+
+
+def match_play(game):
+    from interpreter.adapters.match import Match
+
+    def play(seed, rng) -> int:
+        match = Match(game.new_initial_state(seed), limit=10_000)
+        decisions = 0
+        while not match.is_terminal():
+            match.apply_id(rng.choice(match.legal_ids()))
+            decisions += 1
+        return decisions
+    return play
+
+
+def layers(ruleset: str, seconds: float) -> list:
+    """µs a decision, seeded: the engine, + ids, + Match, + pyspiel."""
+    import pyspiel
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    from interpreter.adapters.match import cached_game
+
+    engine = cached_game(ruleset)
+    spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0})
+    plays = [engine_play(engine, False), ids_play(engine), match_play(engine), adapter_play(spiel)]
+    return [1e6 / _rate(play, seconds) for play in plays]
+
+
 def measure(ruleset: str, seconds: float) -> dict:
     import pyspiel
 
@@ -89,7 +130,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rulesets", nargs="+", default=CLASSICS)
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per row (default 2)")
+    parser.add_argument("--layers", action="store_true", help="µs a decision as each layer is added (seeded)")
     args = parser.parse_args(argv)
+    if args.layers:
+        print(f"{'ruleset':<22}{'engine':>9}{'+ ids':>9}{'+ Match':>9}{'+ pyspiel':>10}   (µs a decision)")
+        for ruleset in args.rulesets:
+            row = layers(ruleset, args.seconds)
+            print(f"{ruleset.split('/')[-1]:<22}" + "".join(f"{v:>9.2f}" for v in row[:3]) + f"{row[3]:>10.2f}",
+                  flush=True)
+        return 0
     print(f"{'ruleset':<22}{'engine':>10}{'adapter':>10}{'ratio':>7}{'eng expl':>10}{'ad expl':>10}"
           f"{'expl/seed':>10}")
     for ruleset in args.rulesets:

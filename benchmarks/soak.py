@@ -4,7 +4,7 @@ Starts ``rulebook serve`` on a free 127.0.0.1 port with a fresh saves folder, th
 ``--bot-tables`` tables of two random bots (pace ``--pace``), ``--people`` tables of one person
 (a client that picks the first choice 0.1 s after it is its turn) against a random bot, and
 ``--spectators`` websockets watching the bot tables; twice a second the lobby's list of rulesets and
-a new table are timed.  With ``--attack``, 7 strangers (in a process of their own) keep a design
+a new table are timed (by a process of its own: the clients' threads never hold it up).  With ``--attack``, 7 strangers (in a process of their own) keep a design
 table burning CPU and one keeps one allocating.  Prints the server's RSS (and the PSS of the server
 with its table processes) every ``--every`` seconds, then the move-to-state latency of the people
 and the times of the lobby and of new tables (p50/p90/p99/max), errors, why the attacking tables
@@ -46,7 +46,7 @@ def start_server(port: int, saves) -> subprocess.Popen:
     """``rulebook serve`` on 127.0.0.1:``port`` with the saves folder ``saves``, once it answers."""
     server = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(port),
                                "--saves", str(saves)], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=subprocess.DEVNULL, stderr=(Path(saves) / "server.log").open("wb"))
     for _ in range(300):
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
@@ -150,11 +150,17 @@ def attack(url: str, stop, results) -> None:
     results.put((stopped, errors))
 
 
-def prober(url: str, ruleset: str, stop: threading.Event, timings: dict, errors: list) -> None:
-    """Twice a second: the lobby's list of rulesets, and a new table (timed, answer to the client)."""
+def prober(url: str, ruleset: str, stop, results) -> None:
+    """Twice a second: the lobby's list of rulesets, and a new table (timed, answer to the client),
+    in a process of its own (the threads of the other clients never hold it up); at ``stop``, the
+    timings and errors go to ``results``."""
+    timings, errors = {"GET /api/rulesets": [], "POST /api/tables": []}, []
+    # One client, its connection kept, as a browser does (a new httpx client per request costs the
+    # client itself ~80 ms on a busy machine, making its SSL context: that is not the server's time).
+    client = httpx.Client(timeout=60)
     while not stop.is_set():
-        for name, call in (("GET /api/rulesets", lambda: httpx.get(url + "/api/rulesets", timeout=60)),
-                           ("POST /api/tables", lambda: httpx.post(url + "/api/tables", timeout=60, json={
+        for name, call in (("GET /api/rulesets", lambda: client.get(url + "/api/rulesets")),
+                           ("POST /api/tables", lambda: client.post(url + "/api/tables", json={
                                "ruleset": ruleset, "seats": ["human", "random"], "pace": 0}))):
             sent = time.perf_counter()
             try:
@@ -165,6 +171,8 @@ def prober(url: str, ruleset: str, stop: threading.Event, timings: dict, errors:
                 errors.append(f"{name}: {type(exc).__name__}")
             timings[name].append(time.perf_counter() - sent)
         stop.wait(0.5)
+    client.close()
+    results.put((timings, errors))
 
 
 def tree_pss_mb(pid: int) -> float:
@@ -227,14 +235,15 @@ def main(argv=None) -> int:
                 threads.append(threading.Thread(target=person, args=(url, args.ruleset, stop, latencies, errors)))
             for i in range(args.spectators if bot_ids else 0):
                 threads.append(threading.Thread(target=spectator, args=(url, bot_ids[i % len(bot_ids)], stop, errors)))
-            timings = {"GET /api/rulesets": [], "POST /api/tables": []}
             stopped: list = []
+            forks = multiprocessing.get_context("fork")
+            probe_stop, probe_results = forks.Event(), forks.Queue()
+            probing = forks.Process(target=prober, args=(url, args.ruleset, probe_stop, probe_results))
+            probing.start()
             if args.attack:
-                forks = multiprocessing.get_context("fork")
                 attack_stop, attack_results = forks.Event(), forks.Queue()
                 attackers = forks.Process(target=attack, args=(url, attack_stop, attack_results))
                 attackers.start()
-            threads.append(threading.Thread(target=prober, args=(url, args.ruleset, stop, timings, errors)))
             for thread in threads:
                 thread.start()
             start = time.monotonic()
@@ -245,6 +254,10 @@ def main(argv=None) -> int:
                       f"p99 {percentile(latencies, 99) * 1000:.0f} ms, {len(errors)} errors"
                       + (", strangers attacking" if args.attack else ""), flush=True)
             stop.set()
+            probe_stop.set()
+            timings, probe_errors = probe_results.get(timeout=120)
+            probing.join(10)
+            errors += probe_errors
             for thread in threads:
                 thread.join(70)
             if args.attack:

@@ -236,3 +236,4 @@ class Ruleset:
     cooperative: bool = False  # scoring: cooperative: all seats share one result (the score of any seat)
     team: Node | None = None  # scoring: team: the team of 'player' (seats of one team win together)
     best: int | None = None  # scoring: best: the best result possible (cooperative games)
+    default_bot: tuple = ()  # bots: default: (the bot spec text, its Position) for seats given no bot

@@ -125,6 +125,7 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
         self._zone_conditions()
         self._scoring()
         self._display()
+        self._bots()
         self._remaining_procedures()
         self._check_quiet_calls()
         self._check_chance_calls()
@@ -273,6 +274,13 @@ class Resolver(Declarations, Statements, Decisions, DisplayChecks):
                 self.rs.best = best
             elif best is not None:
                 self.error(CheckError("'best' is a whole number"), ("scoring", "best"))
+
+    def _bots(self):
+        """``bots: default:``, kept as written: the bot names and options are the bots' own, so the
+        commands that use it check it (the schema has checked that it is text)."""
+        spec = (self.data.get("bots") or {}).get("default")
+        if spec is not None:
+            self.rs.default_bot = (spec.strip(), self.doc.position(("bots", "default")))
 
     def _scoring(self):
         spec = self.data.get("scoring")

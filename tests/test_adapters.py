@@ -350,6 +350,25 @@ def test_openspiel_clones_share_the_match_until_one_changes_and_children_are_kep
         assert str(copy) == before
 
 
+def test_openspiel_explicit_chance_keeps_the_deal_below_the_shared_root():
+    """In explicit chance the outcomes below the shared root are kept while they are chance nodes (the
+    deal): a second game dealt the same reaches the same match, which the first game's moves leave
+    as it was."""
+    pyspiel = extra("pyspiel", "openspiel")
+    import interpreter.adapters.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "explicit_chance": True})
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for state in (first, second):
+        state.apply_action(2)
+        state.apply_action(0)
+    assert not first.is_chance_node() and first.match is second.match
+    dealt = first.match.state.to_json()
+    first.apply_action(first.legal_actions()[0])
+    assert first.match is not second.match and second.match.state.to_json() == dealt
+    assert first.history() == [2, 0, first.history()[-1]] and second.history() == [2, 0]
+
+
 def test_ismcts_through_openspiel_beats_random_smoke():
     """A short smoke run of OpenSpiel's Python ISMCTS with determinize as its resampler (the full
     benchmark is benchmarks/interop.py)."""

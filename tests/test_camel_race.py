@@ -80,6 +80,12 @@ def camels(state) -> dict:
     return out
 
 
+def take_leg_tile(state, colour):
+    """The active player takes the top leg betting tile of ``colour`` (the most valuable left)."""
+    [action] = [str(a) for a in state.legal_actions() if str(a).startswith(f"take leg tile {colour} ")]
+    state.apply_action(action)
+
+
 def names(state, zone):
     g = state.game
     return [g.names[c] for c in raw(state.zones[g.zone_names.index(zone)])]
@@ -99,11 +105,14 @@ def test_setup_rolls_each_die_once_and_later_camels_stack_on_top():
     s = start(*STANDARD)
     assert camels(s) == {"white": (1, 0), "blue": (1, 1), "green": (2, 0), "orange": (3, 0), "yellow": (3, 1)}
     assert money(s) == [3, 3]
-    assert names(s, "leg_tiles[blue camel #0]") == ["blue leg tile 2", "blue leg tile 3", "blue leg tile 5"]
-    s.apply_action("take the top leg tile of the blue camel")
-    assert names(s, "leg_bets[P1]") == ["blue leg tile 5"]
-    s.apply_action("take the top leg tile of the blue camel")
-    assert names(s, "leg_bets[P2]") == ["blue leg tile 3"]
+    assert [n for n in names(s, "leg_tiles") if n.startswith("blue")] == ["blue 5", "blue 3", "blue 2"]
+    assert {str(a) for a in s.legal_actions() if str(a).startswith("take leg tile")} == {
+        f"take leg tile {c} 5" for c in COLOURS}
+    take_leg_tile(s, "blue")
+    assert names(s, "leg_bets[P1]") == ["blue 5"]
+    take_leg_tile(s, "blue")
+    assert names(s, "leg_bets[P2]") == ["blue 3"]
+    assert "take leg tile blue 2" in {str(a) for a in s.legal_actions()}
 
 
 def test_a_camel_carries_the_camels_on_its_back_and_lands_on_top():
@@ -160,10 +169,10 @@ def test_a_leg_ends_when_every_die_is_out_and_the_leg_bets_pay():
     earns its value, of the second camel 1 pound, every other tile costs its owner 1 pound.« »Each
     pyramid tile earns 1 pound.« A player cannot pay more than they have."""
     s = start(*STANDARD)
-    s.apply_action("take the top leg tile of the blue camel")      # P1: blue 5
-    s.apply_action("take the top leg tile of the orange camel")    # P2: orange 5
-    s.apply_action("take the top leg tile of the white camel")     # P1: white 5
-    s.apply_action("take the top leg tile of the green camel")     # P2: green 5
+    take_leg_tile(s, "blue")        # P1: blue 5
+    take_leg_tile(s, "orange")      # P2: orange 5
+    take_leg_tile(s, "white")       # P1: white 5
+    take_leg_tile(s, "green")       # P2: green 5
     s.pvars["money"] = [3, 0]
     s.legal_cache = None
     let_out(s, "green", 1)          # P1: green to 3 on top of yellow
@@ -176,7 +185,7 @@ def test_a_leg_ends_when_every_die_is_out_and_the_leg_bets_pay():
     # green 5) loses 1, gains 5 and 2 pyramid tiles, settled at once
     assert money(s) == [3 - 2 + 3, 0 - 1 + 5 + 2]
     assert s.pvars["pyramid_tiles"] == [0, 0] and len(names(s, "pyramid")) == 5
-    assert names(s, "leg_tiles[blue camel #0]")[-1] == "blue leg tile 5" and names(s, "leg_bets[P1]") == []
+    assert names(s, "leg_tiles").count("blue 5") == 1 and names(s, "leg_bets[P1]") == []
 
 
 def test_the_race_ends_at_the_finish_and_overall_bets_pay_in_the_order_laid():
@@ -195,9 +204,49 @@ def test_the_race_ends_at_the_finish_and_overall_bets_pay_in_the_order_laid():
     assert s.returns() == [19, 3, 8] and s.winners() == [0]
 
 
-def test_with_the_variant_a_pyramid_tile_pays_when_taken():
-    """The second edition: »take a pyramid ticket ... and receive 1 coin« at once, not at the end of
-    the leg (rulesets/variants/camel-race-pyramid-pays-at-once.yaml)."""
-    s = start(*STANDARD, pyramid_pays_at_once=True)
-    let_out(s, "white", 1)
-    assert money(s) == [4, 3] and s.pvars["pyramid_tiles"] == [0, 0]
+def test_a_desert_tile_on_the_track_moves_to_a_different_space():
+    """»If your spectator tile is already on the game board, you may use this action to move it to a
+    different space (following the same rules).« (second edition; the first edition's desert tile is
+    the same tile): the tile cannot be turned over where it lies."""
+    s = start(*STANDARD)
+    lay(s, "lay your oasis on space 5")
+    s.apply_action("take a pyramid tile and let a die out")   # P2; P1 is next
+    _pick_die(s, "white")
+    _face(s, 1)
+    assert not {"lay your oasis on space 5", "lay your mirage on space 5"} & places(s)
+    lay(s, "lay your mirage on space 6")
+    assert s.pvars["desert_space"] == [6, 0] and s.pvars["desert_face"] == [-1, 1]
+    assert s.view(1)["players"][0]["desert_tile"] == "mirage on space 6"
+
+
+def test_the_table_lists_the_camels_in_race_order_and_the_dice_with_their_faces():
+    """The track zone keeps the camels in race order, the leader first (the top of a stack before the
+    camels beneath it), so the terminal and the web table show the race as it stands."""
+    s = start(*STANDARD)
+    assert names(s, "track") == ["yellow camel", "orange camel", "green camel", "blue camel", "white camel"]
+    let_out(s, "white", 2)          # white carries blue onto orange and yellow
+    assert names(s, "track") == ["blue camel", "white camel", "yellow camel", "orange camel", "green camel"]
+    assert [(d["name"], d["showing"]) for d in s.view(0)["zones"]["rolled"]] == [("white die", 2)]
+
+
+def test_the_terminal_board_reads_as_the_race_stands():
+    """`rulebook play camel-race` in a 120-column terminal: the race track has one character per
+    space (a camel on space 3 is three steps from the start), the camels are listed leader first, the
+    leg betting tiles lie in their own row and a desert tile is told in words."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from interpreter.cli.render import render_view
+    s = start(*STANDARD)
+    lay(s, "lay your oasis on space 5")
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(render_view(s.view(1), s.game, menu=False))
+    text = console.export_text()
+    path = dict(re.findall(r"(\w+) camel +([·●|]+) \d+/17", text))
+    assert path["yellow"].index("●") == 3 and path["white"].index("●") == 1 and path["yellow"].index("|") == 17
+    assert text.index("yellow camel (space 3, level 1)") < text.index("white camel (space 1)")
+    assert "Leg betting tiles" in text and "blue 5, blue 3, blue 2" in text and "camel [" not in text
+    assert "Desert tile oasis on space 5" in text and "Desert tile not laid" in text
+    assert "Desert tile on space" not in text and "desert_face" not in text

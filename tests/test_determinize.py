@@ -133,8 +133,10 @@ def test_a_determinized_state_offers_the_decider_the_same_actions(name, players)
 
 
 FIREWORKS = "rulesets/fireworks.yaml"
-KNOWLEDGE = ("    knowledge: \"owner.colour_hints[position] in ['?', component.colour] and "
-             "owner.rank_hints[position] in [0, component.rank]\"\n")
+NEGATIVE = ("\n      and owner.not_colours[5 * position + component.ci] == 0 "
+            "and owner.not_ranks[5 * position + component.rank - 1] == 0")
+KNOWLEDGE = ("    knowledge: >-\n      owner.colour_hints[position] in ['?', component.colour] and "
+             "owner.rank_hints[position] in [0, component.rank]" + NEGATIVE + "\n")
 CLUES = ["tell P2 about blue", "tell P3 about 1s", "tell P2 about 1s", "tell P3 about red"]
 
 
@@ -165,12 +167,35 @@ def test_a_zones_knowledge_keeps_what_a_seat_was_told_of_its_hidden_cards():
             assert len(pairs) > 3  # an untold card is dealt anew among many
 
 
-def test_without_knowledge_the_told_cards_are_dealt_anyhow(tmp_path):
+def _negatives_kept(told, dealt) -> bool:
+    """Whether every card P2 was not told is blue (or a 1) was dealt as no blue card (no 1): the
+    clues "tell P2 about blue" and "tell P2 about 1s" also say what its other cards are not."""
+    return all((colour != "?" or all(c != "blue" for c, _ in pairs)) and (rank or all(r != 1 for _, r in pairs))
+               for (colour, rank), pairs in zip(told, dealt))
+
+
+def test_a_clue_also_tells_what_the_other_cards_are_not():
+    told, dealt = told_hand(load_game(FIREWORKS, players=3))
+    assert any(colour == "?" for colour, _ in told) and any(not rank for _, rank in told)
+    assert _negatives_kept(told, dealt)
+
+
+def _told_hand_without(tmp_path, part):
+    """``told_hand`` on a copy of Fireworks without ``part`` of its ruleset text."""
     text = open(FIREWORKS, encoding="utf-8").read()
-    assert KNOWLEDGE in text
+    assert part in text
     path = tmp_path / "fireworks.yaml"
-    path.write_text(text.replace(KNOWLEDGE, ""), encoding="utf-8")
-    told, dealt = told_hand(load_game(path, players=3))
+    path.write_text(text.replace(part, ""), encoding="utf-8")
+    return told_hand(load_game(path, players=3))
+
+
+def test_without_the_negative_clues_a_card_told_not_blue_is_dealt_blue(tmp_path):
+    told, dealt = _told_hand_without(tmp_path, NEGATIVE)
+    assert not _negatives_kept(told, dealt)
+
+
+def test_without_knowledge_the_told_cards_are_dealt_anyhow(tmp_path):
+    told, dealt = _told_hand_without(tmp_path, KNOWLEDGE)
     assert any(not all(colour in ("?", c) and rank in (0, r) for c, r in pairs)
                for (colour, rank), pairs in zip(told, dealt))
 

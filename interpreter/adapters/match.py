@@ -18,6 +18,7 @@ from pathlib import Path
 from dsl.errors import IllegalActionError
 
 from ..game import load_game
+from ..runtime.chance import CHANCE, outcome_child
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
@@ -26,8 +27,8 @@ class Match:
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
-        self.prefix = tuple(prefix)
-        self.history = list(history or [])  # (actor seat, public, action or its text, prompt, ids) per action
+        self.prefix = prefix if type(prefix) is tuple else tuple(prefix)
+        self.history = list(history) if history else []  # (actor seat, public, action or its text, prompt, ids) per action
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
         self.steps = steps  # ids taken by the players
         self.limit = limit  # the cap on steps (None: none)
@@ -43,17 +44,19 @@ class Match:
         return self.state.game.action_space()
 
     def current_player(self):
-        if self.limit is not None and self.steps >= self.limit and not self.state.over:
-            return None  # truncated
-        return self.state.current_player()
+        state = self.state
+        if state.over or (self.limit is not None and self.steps >= self.limit):
+            return None  # over, or truncated
+        record = state.chance
+        return CHANCE if record is not None and record.count is not None else state.decider
 
     @property
     def truncated(self) -> bool:
         """Whether the match reached its cap unfinished."""
-        return self.limit is not None and self.steps >= self.limit and not self.state.is_terminal()
+        return self.limit is not None and self.steps >= self.limit and not self.state.over
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal() or self.truncated
+        return self.state.over or (self.limit is not None and self.steps >= self.limit)
 
     def winners(self) -> list:
         """The seats with the best (score, tie-breaks…), of a finished or a truncated match."""
@@ -63,30 +66,35 @@ class Match:
         return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        ids = self.seen.get("legal ids")
+        seen = self.seen
+        ids = seen.get("legal ids")
         if ids is None:
-            if self.is_terminal():
+            state = self.state
+            record = state.chance
+            if state.over or (self.limit is not None and self.steps >= self.limit):
                 ids = []
-            elif self.state.is_chance_node():
-                ids = [outcome.index for outcome, _ in self.state.chance_outcomes()]
+            elif record is not None and record.count is not None:
+                ids = [outcome.index for outcome, _ in state.chance_outcomes()]
             else:
-                ids = self.space.legal_ids(self.state, self.prefix)
-            self.seen["legal ids"] = ids
+                ids = state.game.action_space().legal_ids(state, self.prefix)
+            seen["legal ids"] = ids
         return list(ids)
 
     def apply_id(self, i: int) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
         (which no seat sees: it shows only in what the seats' views show afterwards)."""
-        if self.state.is_chance_node():
+        state = self.state
+        record = state.chance
+        if record is not None and record.count is not None:
             self.seen = {}
-            self.state.apply_action(int(i))
+            state.apply_action(int(i))
             return
         if self.truncated:
             raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
                                      hint="it is over (truncated): start a new one")
-        space = self.space
+        space = state.game.action_space()
         if not space.staged:
-            action = space.legal_table(self.state).get(i)
+            action = space.legal_table(state).get(i)
             if action is None:
                 raise IllegalActionError(f"the id {i} is not legal now",
                                          hint="choose one of the legal ids (the action mask)")
@@ -107,16 +115,26 @@ class Match:
             self.prefix = prefix
 
     def _take(self, action, ids) -> None:
+        """Apply a whole action of the deciding seat (at a decision: no chance node, not over)."""
         state = self.state
         frame = state.stack[-1]
-        prompt = state.game.procs[frame[0]].code[frame[1]][1].prompt
-        seat = state.current_player()
-        self.history.append((seat, bool(action.public), action, prompt, ids))
+        self.history.append((state.decider, bool(action.public), action,
+                             state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
         state.apply_action(action)
 
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
+
+    def child(self, i: int) -> "Match":
+        """The match after id ``i``, this one unchanged (a copy, then ``apply_id``; at an explicit
+        chance node the engine makes the state after the outcome without copying this one first)."""
+        record = self.state.chance
+        if record is not None and record.count is not None:
+            return Match(outcome_child(self.state, int(i)), self.prefix, self.history, self.steps, self.limit)
+        child = self.clone()
+        child.apply_id(i)
+        return child
 
     def kept_child(self, i: int, budget) -> tuple:
         """The match after id ``i``, kept in ``children`` while the tree this match belongs to has
@@ -125,8 +143,7 @@ class Match:
         children = self.children
         if children is not None and i in children:
             return children[i], True
-        child = self.clone()
-        child.apply_id(i)
+        child = self.child(i)
         tree = self.tree
         if tree is None:
             tree = self.tree = [budget(self)]

@@ -211,8 +211,9 @@ class MatchHandle:
     the first of the states to change it takes a copy of its own then.  The first action applied to
     a fresh copy (``state.child(action)``, or ``clone()`` then ``apply_action``: what tree searches
     such as CFR, best response and alpha-beta do, again and again for the same states) reaches a
-    match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed.
-    Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
+    match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed; so does
+    an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
+    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
 
     __slots__ = ("match", "seed", "shared", "fresh")
 
@@ -296,15 +297,22 @@ class RulebookState(pyspiel.State):
 
     def _apply_action(self, action):
         handle = self._handle
-        if handle.match is None:
+        match = handle.match
+        if match is not None and not handle.shared:  # the usual case, first
+            match.apply_id(action)
+            return
+        if match is None:
             self.match
         if handle.shared:
             parent = handle.match
-            if handle.fresh:
+            if handle.fresh or (parent.tree is not None and parent.current_player() == _CHANCE):
+                # the first action on a fresh copy, or an outcome at a kept chance node: so the
+                # chance nodes below a kept one (a deal from the shared explicit-chance root) are kept too
                 handle.fresh = False
                 handle.match, handle.shared = parent.kept_child(action, tree_budget)
                 return
-            handle.match, handle.shared = parent.clone(), False
+            handle.match, handle.shared = parent.child(action), False
+            return
         handle.match.apply_id(action)
 
     def _action_to_string(self, player, action):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from ..bots import stronger_spec
 
-SHORT_PER_PLAYER = 8       # a game "ends within a few decisions" at most this many per player
+SHORT_PER_PLAYER = 8       # a game "ends within a few decisions" at most this many per player ...
+SHORT_MAX = 32             # ... and at most this many in all (the limit of four players)
 SHORT_WARN = 0.2           # warn when more than this share of games are short
 SHARED_WARN = 0.2          # ... or shared
 NO_REASON = "unknown"      # the ruleset's end_game() gave no reason
@@ -20,7 +21,7 @@ NO_REASON = "unknown"      # the ruleset's end_game() gave no reason
 def report(results: list, players: int, seats=None) -> dict:
     """The report of ``results``; ``seats`` (the bot specs) let a warning name stronger settings."""
     games = len(results)
-    short_limit = SHORT_PER_PLAYER * players
+    short_limit = short_limit_of(players)
     short = sum(1 for r in results if r.finished and r.decisions <= short_limit)
     finished = [r for r in results if r.finished]
     shared = sum(1 for r in finished if len({_side(r, p) for p in r.winners}) > 1)
@@ -48,6 +49,15 @@ def report(results: list, players: int, seats=None) -> dict:
     }
     result["warnings"] = warnings(result, games, seats)
     return result
+
+
+def short_limit_of(players: int) -> int:
+    """The most decisions of a game that "ended within a few decisions": eight per player, but no
+    more than 32 (four players' worth).  A game of rounds grows with the table, but a race, or a game
+    that ends when the deck runs out, lasts as many decisions at eight players as at four (docs/balance.md),
+    so a limit that grew without bound would call its every game short; a game that ends within 32
+    decisions still is, at any table size."""
+    return min(SHORT_PER_PLAYER * players, SHORT_MAX)
 
 
 def _side(result, seat):

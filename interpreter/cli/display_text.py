@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-TRACK_WIDTH = 30  # characters of a track's path
+TRACK_WIDTH = 30  # characters of a track's path at most (a shorter track: one character per field)
 
 
 class Words:
@@ -36,18 +36,19 @@ class Words:
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True, justify="right")
+        width = min(TRACK_WIDTH, end - start)
         for name, at in _markers(track, view):
-            cells = ["·"] * (TRACK_WIDTH + 1)
+            cells = ["·"] * (width + 1)
             if finish is not None:
-                cells[_cell(finish, start, end)] = "|"
-            cells[_cell(at, start, end)] = "●"
+                cells[_cell(finish, start, end, width)] = "|"
+            cells[_cell(at, start, end, width)] = "●"
             done = " finished" if finish is not None and at >= finish else ""
             table.add_row(Text(name), Text("".join(cells)), Text(f"{at}/{finish if finish is not None else end}{done}"))
         return table
 
 
-def _cell(at: int, start: int, end: int) -> int:
-    return round((min(max(at, start), end) - start) / (end - start) * TRACK_WIDTH)
+def _cell(at: int, start: int, end: int, width: int) -> int:
+    return round((min(max(at, start), end) - start) / (end - start) * width)
 
 
 def _markers(track: dict, view: dict) -> list:

@@ -31,6 +31,7 @@ from ..web import serve as web_serve
 HUMAN = "human"  # the seat spec of a person at the terminal (as in interpreter/cli/play.py)
 DEFAULT_BOT = "random"   # the bots of `play` (quick to answer)
 SIM_BOT = cli_runs.SIM_BOT  # the bots of simulate, compare and sweep
+SIM_DEFAULT = f"the ruleset's bots: default, else {SIM_BOT}"
 
 
 # ---- entry point ----------------------------------------------------------------------------------
@@ -75,8 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal")
     _add_game_arguments(play, seats_help=f"comma-separated seat list (default: {HUMAN} for seat 1, "
-                                         f"{DEFAULT_BOT} for the rest); '{HUMAN}' or a bot spec "
-                                         "such as random or name:key=value")
+                                         f"the ruleset's bots: default, else {DEFAULT_BOT}, for the rest); "
+                                         f"'{HUMAN}' or a bot spec such as random or name:key=value")
     play.add_argument("--seed", type=cli_runs.seed_int, help="game seed (default: a random one, printed)")
     play.add_argument("--log", metavar="FILE", help="write the game record (JSON) for `rulebook replay` "
                       "and `--resume`")
@@ -91,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
     _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
-                                             f"{SIM_BOT} everywhere); bots: flat, focus, random, greedy, mcts")
+                                             f"{SIM_DEFAULT}, everywhere); bots: flat, focus, random, greedy, mcts")
     cli_runs.add_run_arguments(simulate)
     cli_strength.add_argument(simulate)
     cli_sim.add_engine_argument(simulate, whole_games=True)
@@ -104,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "seeds and bots, and mark significant differences")
     compare_cmd.add_argument("base", metavar="BASE", help="a ruleset name or path")
     compare_cmd.add_argument("variant", metavar="VARIANT", help="a ruleset or variant name or path")
-    compare_cmd.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_BOT})")
+    compare_cmd.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_DEFAULT})")
     compare_cmd.add_argument("--players", type=_positive_int, help="number of players (default: as many as --seats lists, "
                              "else the ruleset's)")
     compare_cmd.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
@@ -128,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                        metavar="NAME=VALUES", help="NAME=v1,v2,... or NAME=a..b sweeps the parameter (one or "
                                                    "two of them); NAME=VALUE fixes it (repeatable)")
-    sweep.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_BOT})")
+    sweep.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_DEFAULT})")
     sweep.add_argument("--players", type=_positive_int, help="number of players (default: as many as --seats lists, "
                        "else the ruleset's)")
     sweep.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
@@ -236,6 +237,17 @@ def seat_specs(text: str | None, game, default_first: str, default_rest: str = D
     return specs
 
 
+def sim_seats(text: str | None, game) -> list:
+    """The seats of simulate, compare and sweep: --seats, else the ruleset's declared bot or SIM_BOT."""
+    bot = cli_runs.declared_bot(game, SIM_BOT)
+    return seat_specs(text, game, bot, bot)
+
+
+def play_seats(text: str | None, game) -> list:
+    """The seats of play: --seats, else a person and the ruleset's declared bot or DEFAULT_BOT."""
+    return seat_specs(text, game, HUMAN, cli_runs.declared_bot(game, DEFAULT_BOT))
+
+
 # ---- validate ---------------------------------------------------------------------------------------
 def cmd_validate(args) -> int:
     """Load every ruleset named; print each error, or one summary line per valid ruleset and its
@@ -244,6 +256,7 @@ def cmd_validate(args) -> int:
     for path in _ruleset_files(args.paths):
         try:
             game = load_game(path, params=dict(args.settings), players=args.players)
+            cli_runs.declared_bot(game, None)
         except RulebookError as exc:
             print_error(exc, file=sys.stdout)
             failed = True
@@ -298,8 +311,9 @@ def _summary(path, game) -> str:
     params = ", ".join(f"{name}={json.dumps(value)}" for name, value in game.params.items())
     count = len(game.params)
     params = f"{count} parameter{'' if count == 1 else 's'} ({params})" if params else "no parameters"
+    bot = f", bots: {rs.default_bot[0]}" if rs.default_bot else ""
     return (f"{path}: OK: {game.name}: {players} players, {game.num_components} components, "
-            f"{len(rs.zones)} zones, {params}")
+            f"{len(rs.zones)} zones, {params}{bot}")
 
 
 # ---- play -------------------------------------------------------------------------------------------
@@ -308,13 +322,13 @@ def cmd_play(args) -> int:
     record = resume_record(args.resume) if args.resume else None
     if record is not None:
         game = load_game(record["ruleset"], params=record["params"], players=record["players"])
-        specs = seat_specs(args.seats, game, HUMAN) if args.seats else list(record.get("seats") or [])
+        specs = play_seats(args.seats, game) if args.seats else list(record.get("seats") or [])
         if len(specs) != game.num_players:
-            specs = seat_specs(None, game, HUMAN)
+            specs = play_seats(None, game)
         seed = record["seed"]
     else:
         game = _load(args)
-        specs = seat_specs(args.seats, game, HUMAN)
+        specs = play_seats(args.seats, game)
         seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     console = Console(highlight=False)
     seats_text = ", ".join(f"{name} {spec}" for name, spec in zip(game.player_names, specs))
@@ -343,7 +357,7 @@ def cmd_play(args) -> int:
 def cmd_simulate(args) -> int:
     """Play many bot games and print the wins, scores and speed (as tables or as JSON)."""
     game = _load(args)
-    return cli_sim.cmd_simulate(args, game, seat_specs(args.seats, game, SIM_BOT, SIM_BOT))
+    return cli_sim.cmd_simulate(args, game, sim_seats(args.seats, game))
 
 
 def cmd_compare(args) -> int:
@@ -351,13 +365,13 @@ def cmd_compare(args) -> int:
     settings = dict(args.settings)
     base = load_game(args.base, params=settings, players=_seated_players(args, args.base, settings))
     variant = load_game(args.variant, params=settings, players=base.num_players)
-    return cli_sim.cmd_compare(args, base, variant, seat_specs(args.seats, base, SIM_BOT, SIM_BOT))
+    return cli_sim.cmd_compare(args, base, variant, sim_seats(args.seats, base))
 
 
 def cmd_sweep(args) -> int:
     """Every value of the swept parameters, N games each, as a table, JSON or a chart."""
     args.players = _seated_players(args, args.game)
-    return cli_sweep.cmd_sweep(args, lambda text, game: seat_specs(text, game, SIM_BOT, SIM_BOT))
+    return cli_sweep.cmd_sweep(args, sim_seats)
 
 
 def cmd_tournament(args) -> int:

@@ -82,6 +82,24 @@ class ActionSpace:
         self._constant_id = {} if self.staged else {  # OptionSpec -> its one flat id (no numbered parameter)
             spec: self.flat_offsets[index] for spec, index in self._option_of.items()
             if all(kind == "other" for kind, _, _ in self.options[index][2])}
+        self._plans = {} if self.staged else {  # OptionSpec -> how to number it quickly (see _plan)
+            spec: self._plan(index) for spec, index in self._option_of.items()
+            if spec not in self._constant_id and self._plan(index) is not None}
+
+    def _plan(self, index):
+        """``(flat offset, ((parameter, low, size, names or None), ...))`` for an option whose
+        numbered parameters are ints, cells, players or (in a game without grids) components, whose
+        keys need nothing of the state (a component's is its name's index in ``names``); else None."""
+        _, _, params, sizes = self.options[index]
+        steps = []
+        for position, ((kind, low, _), size) in enumerate(zip(params, sizes)):
+            if kind in ("int", "cell", "player"):
+                steps.append((position, low, size, None))
+            elif kind == "component" and not self.num_cells:
+                steps.append((position, 0, size, self.game.name_index))
+            elif kind != "other":  # a text or a truth value: flat_id
+                return None
+        return self.flat_offsets[index], tuple(steps)
 
     # ---- layout ----------------------------------------------------------------------------------
     def _parameter(self, spec, i, domain_nodes) -> tuple:
@@ -165,9 +183,28 @@ class ActionSpace:
         legal = state.legal_actions()
         if self._cache[0] is legal:
             return self._cache[1]
-        meaning, constant = (self.stage_ids if self.staged else self.flat_id), self._constant_id
-        keys = [constant[action.option] if action.option in constant else meaning(state, action)
-                for action in legal]
+        meaning, constant, plans = (self.stage_ids if self.staged else self.flat_id), self._constant_id, self._plans
+        keys = []
+        for action in legal:  # flat_id, in line where a plan says how (it is run for every legal action)
+            option = action.option
+            if option in constant:
+                keys.append(constant[option])
+                continue
+            plan = plans.get(option)
+            if plan is not None:
+                number, values = 0, action.values
+                for position, low, size, names in plan[1]:
+                    value = values[position]
+                    if type(value) is not int:
+                        break
+                    key = value - low if names is None else names[value]
+                    if not 0 <= key < size:
+                        break
+                    number = number * size + key
+                else:
+                    keys.append(plan[0] + number)
+                    continue
+            keys.append(meaning(state, action))
         table = dict(zip(keys, legal))
         if len(table) == len(legal):  # the usual case: no two actions mean the same
             self._cache = (legal, table, sorted(table) if not self.staged else None)

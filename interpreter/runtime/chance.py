@@ -7,12 +7,14 @@ shuffled pile, each ``roll`` — stops the game at a chance node instead: ``stat
 ``state.current_player()`` is :data:`CHANCE`, and ``state.chance_outcomes()`` lists the outcomes
 with their probabilities (uniform).  Applying an outcome like an action continues the game.
 
-How: a step (the setup, or one action) runs on a copy of the state before it, fed the outcomes chosen
-so far; when it asks for one more, the copy is dropped and the state stays the state before the step,
-now a chance node that remembers the step and its outcomes.  When the last outcome is known the step
-runs to its end.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
-A player's action that cannot meet a chance node — the rules call ``roll``/``shuffle`` only in the setup
-(:func:`chance_in_play`) and no zone has an undetermined block — runs on the state itself, as in seeded mode.
+How: a step (the setup, or one action) runs fed the outcomes chosen so far; when it asks for one more,
+the state goes back to the state before the step, now a chance node that remembers the step (and a copy
+of the state before it) and its outcomes.  When the last outcome is known the step runs to its end on a
+copy of that state.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
+A player's action runs on the state itself, with a copy kept to go back to; one that cannot meet a
+chance node — the rules call ``roll``/``shuffle`` only in the setup (:func:`chance_in_play`) and no zone
+has an undetermined block — needs no copy, as in seeded mode.  :func:`outcome_child` gives the state
+after an outcome without changing (or first copying) the chance node.
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
@@ -24,7 +26,6 @@ worked out, so that nothing between steps needs chance.
 from __future__ import annotations
 
 import dataclasses
-import weakref
 
 from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
@@ -146,9 +147,22 @@ def raw_zones(s) -> list:
 
 
 def copy_piles(zones, new) -> list:
-    """The zones of ``new``, a copy of a state whose zones are ``zones``."""
-    return [LazyPile(raw(pile), new, pile.lo, pile.hi) if type(pile) is LazyPile else LazyPile(pile, new)
-            for pile in zones]
+    """The zones of ``new``, a copy of a state whose zones are ``zones`` (made without calling
+    ``LazyPile``, which costs seven times as much: this runs at every copy of a state)."""
+    copies = []
+    for pile in zones:
+        copy = _new_pile(LazyPile)
+        _extend(copy, _all(pile, _WHOLE))
+        copy.state = new
+        if type(pile) is LazyPile:
+            copy.lo, copy.hi = pile.lo, pile.hi
+        else:
+            copy.lo = copy.hi = 0
+        copies.append(copy)
+    return copies
+
+
+_new_pile, _extend, _all, _WHOLE = LazyPile.__new__, list.extend, list.__getitem__, slice(None)
 
 
 def restore_piles(s, blocks) -> str:
@@ -241,6 +255,7 @@ def outcomes(s) -> list:
 def start(s, begin) -> None:
     """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
     mode on ``s``, a state before setup."""
+    s.zones = copy_piles(s.zones, s)
     _run_step(s, None, None, [], begin)
 
 
@@ -248,13 +263,8 @@ def apply(s, action) -> None:
     """Apply a player's action or a chance outcome to ``s`` in explicit mode."""
     record = s.chance
     if record.count is not None:
-        if isinstance(action, int) and not isinstance(action, bool):
-            action = ChanceOutcome(action, record.count)
-        if not isinstance(action, ChanceOutcome) or action.count != record.count or not 0 <= action.index < action.count:
-            raise IllegalActionError(f"'{action}' is not an outcome of this chance node",
-                                     hint="choose one of state.chance_outcomes()")
-        step = record.begin if record.action is None and record.begin is not None else _step(record.action)
-        _run_step(s, record.before, record.action, record.outcomes + [action.index], step)
+        _run_step(s, record.before, record.action, record.outcomes + [_outcome_index(record, action)],
+                  _pending_step(record))
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
@@ -268,16 +278,16 @@ def apply(s, action) -> None:
 # what a walk of the ruleset leaves out: the setup, and tables about the rules rather than rules
 _NOT_RULES = frozenset({"setup", "types", "symbols", "data", "message_fields", "display", "notes",
                         "stage_orders", "param_specs"})
-_CHANCE_IN_PLAY = weakref.WeakKeyDictionary()  # Game -> whether its rules call chance outside the setup
 
 
 def chance_in_play(game) -> bool:
     """Whether anything of the rules but the setup calls a built-in that draws chance (``roll``,
     ``shuffle``; by name, so a ruleset's own function of that name counts too)."""
-    known = _CHANCE_IN_PLAY.get(game)
-    if known is None:
-        known = _CHANCE_IN_PLAY[game] = _calls_chance(game.ruleset)
-    return known
+    try:
+        return game._chance_in_play
+    except AttributeError:
+        game._chance_in_play = _calls_chance(game.ruleset)
+        return game._chance_in_play
 
 
 def _calls_chance(rs) -> bool:
@@ -335,23 +345,74 @@ def _step(index):
     return lambda work: work.apply_action(work.legal_actions()[index])
 
 
-def _run_step(s, before, index, chosen, step) -> None:
-    """Run ``step`` on a copy of ``before`` fed ``chosen``; ``s`` becomes its result, or ``before`` as
-    a chance node when one more outcome is needed.  ``s`` is the state before the step (``before``
-    None: ``s`` itself) and stays so while the step runs on a copy, so it becomes that chance node by
-    taking the record alone; a copy of ``s`` to keep in the record is made only when it is first
-    needed."""
-    work = (s if before is None else before).clone()
+def outcome_child(s, outcome):
+    """The state after a chance outcome (its index, or a ``ChanceOutcome``) at the chance node ``s``,
+    ``s`` unchanged: what applying it to a copy of ``s`` gives, without copying ``s`` first (the
+    step runs on a copy of the state before it anyway)."""
+    record = s.chance
+    chosen = record.outcomes + [_outcome_index(record, outcome)]
+    work, count = _stepped(record.before, chosen, _pending_step(record))
+    if work is None:
+        work = s.clone()
+        work.chance = ChanceRecord(record.before, record.action, chosen, count, record.begin)
+    return work
+
+
+def _outcome_index(record, outcome) -> int:
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        outcome = ChanceOutcome(outcome, record.count)
+    if not isinstance(outcome, ChanceOutcome) or outcome.count != record.count or not 0 <= outcome.index < outcome.count:
+        raise IllegalActionError(f"'{outcome}' is not an outcome of this chance node",
+                                 hint="choose one of state.chance_outcomes()")
+    return outcome.index
+
+
+def _pending_step(record):
+    return record.begin if record.action is None and record.begin is not None else _step(record.action)
+
+
+def _fed(work, chosen, step):
+    """Run ``step`` on ``work`` fed ``chosen``: None when it ran to its end (``work`` then has no node
+    pending), else how many outcomes the chance node it stopped at has (``work`` is then half-way)."""
     work.chance = Feeder(chosen)
     try:
         step(work)
         settle(work)
     except ChanceNeeded as need:
-        s.chance = ChanceRecord(s.clone() if before is None else before, index, chosen, need.count,
-                                step if index is None else None)
+        return need.count
+    work.chance = ChanceRecord()
+    return None
+
+
+def _stepped(before, chosen, step) -> tuple:
+    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
+    one more outcome, of ``count``."""
+    work = before.clone()
+    count = _fed(work, chosen, step)
+    return (None, count) if count is not None else (work, None)
+
+
+def _run_step(s, before, index, chosen, step) -> None:
+    """Run ``step`` fed ``chosen`` from ``before``; ``s`` becomes its result, or ``before`` as a chance
+    node when one more outcome is needed.  ``before`` None (a player's action from ``s``): the step
+    runs on ``s`` itself, with a copy kept to go back to; else on a copy of ``before`` that ``s``
+    becomes, while ``s``, the chance node, stays as it is until the step is through."""
+    if before is not None:
+        work, count = _stepped(before, chosen, step)
+        if work is None:
+            s.chance = ChanceRecord(before, index, chosen, count, step if index is None else None)
+        else:
+            _become(s, work)
         return
-    _become(s, work)
-    s.chance = ChanceRecord()
+    kept = s.clone()
+    try:
+        count = _fed(s, chosen, step)
+    except BaseException:
+        _become(s, kept)  # an error leaves the state as it was before the step
+        raise
+    if count is not None:
+        _become(s, kept)
+        s.chance = ChanceRecord(kept.clone(), index, chosen, count, step if index is None else None)
 
 
 def _become(s, other) -> None:

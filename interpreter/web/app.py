@@ -3,8 +3,9 @@
 The server is the only authority: a browser sends indexes of choices and small commands, never
 states or actions; each connection is sent only its seat's messages (:meth:`Table.message`).  Seat
 tokens travel in the first websocket message (never in a URL the server sees, so never in a log).
-Engine work runs in a process per table with CPU-time and memory limits (:mod:`.processes`), posted
-rulesets in a killed-on-timeout child process.
+Engine work runs in worker processes with CPU-time and memory limits per table (:mod:`.processes`:
+a pool shared by the tables of the served rulesets, a process of its own for a posted ruleset's
+table), designer checks of posted rulesets in a killed-on-timeout child process.
 
 What strangers may send is bounded (:mod:`.limits`): hosts and origins, bot specs, websocket
 messages (size, depth, rate, text only), live tables and connections per address; a damaged save
@@ -67,7 +68,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
                work_limits: processes.WorkLimits = processes.WorkLimits()) -> Starlette:
     """The app serving ``rulesets_dir``, saving tables in ``saves_dir``; it answers to requests for
     127.0.0.1, localhost, ``host`` and ``allow_hosts`` only (a DNS-rebound name is refused); each
-    table's game and bots run in a process of their own within ``work_limits``."""
+    table's game and bots run in worker processes within ``work_limits``."""
     server = Server(rulesets_dir, saves_dir, limits.allowed_hosts(host, allow_hosts), work_limits)
 
     def page(name):

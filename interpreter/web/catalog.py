@@ -111,5 +111,6 @@ class Catalog:
             rs = game.ruleset
             self._details[key] = {"key": key, "name": game.name, "min_players": rs.min_players,
                                   "max_players": rs.max_players, "players": game.num_players,
-                                  "params": parameter_rows(game.ruleset)}
+                                  "params": parameter_rows(game.ruleset),
+                                  "bot": rs.default_bot[0] if rs.default_bot else None}  # bots: default:
         return self._details[key]

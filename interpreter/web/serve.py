@@ -35,12 +35,16 @@ def add_arguments(parser) -> None:
                         help="CPU seconds a table may compute in all (default 600)")
     parser.add_argument("--table-memory", metavar="MB", type=int, default=None,
                         help="megabytes of memory a table's process may use (default 1024)")
+    parser.add_argument("--pool", metavar="N", type=int, default=None,
+                        help="processes shared by the tables of the served rulesets (default: two per CPU core; "
+                             "a posted ruleset's table has a process of its own)")
 
 
 # option -> (WorkLimits field, the option's unit in the field's, lowest, highest)
 LIMIT_OPTIONS = {"decision_seconds": ("decision_seconds", 1, 0.1, 3600),
                  "table_seconds": ("table_seconds", 1, 1, 86400),
-                 "table_memory": ("memory", 1 << 20, 64, 65536)}
+                 "table_memory": ("memory", 1 << 20, 64, 65536),
+                 "pool": ("pool", 1, 1, 256)}
 
 
 def work_limits(args, limits_type):

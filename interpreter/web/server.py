@@ -21,7 +21,7 @@ from ..bots import MAX_DECISIONS
 from . import limits, sandbox
 from .catalog import Catalog
 from .limits import Problem
-from .processes import TableFailed, TableProcess, TableStopped, TableUnloaded, WorkLimits
+from .processes import Pool, TableFailed, TableProcess, TableStopped, TableUnloaded, WorkLimits
 from .tables import HUMAN, DamagedRecord, TableStore, seat_of_token
 
 DESIGN_SECONDS = 10.0  # time limit of a check of a posted ruleset
@@ -79,7 +79,8 @@ class Server:
         self.work_limits = work_limits
         self.live: dict = {}
         self.opening: dict = {}  # table id -> the task opening it
-        self.spare = None  # a table process started ahead of need
+        self.pool = Pool(work_limits)  # the processes shared by tables of the catalog's rulesets
+        self.spare = None  # a design's table process started ahead of need
         self.starting = None  # the task starting it
         self.reports: dict = {}
         self.design_slots = {"check": asyncio.Semaphore(2), "simulate": asyncio.Semaphore(1)}  # checks never
@@ -89,8 +90,10 @@ class Server:
         self.connections: dict = {}  # address -> open websockets
 
     async def save(self, live: LiveTable) -> None:
-        """Write a table's record (a copy made here, under the caller's lock) in a worker thread."""
-        await asyncio.to_thread(self.store.save, json.loads(json.dumps(live.record)))
+        """Write a table's record in a worker thread (under the caller's lock).  A record is never
+        changed once answered (each answer brings a new one; a stopped table's is replaced), so the
+        thread writes it without a copy made on the event loop."""
+        await asyncio.to_thread(self.store.save, live.record)
 
     def without_paths(self, text: str) -> str:
         """``text`` without the server's folders (an error about a posted ruleset names its file)."""
@@ -126,7 +129,7 @@ class Server:
             del self.live[live.id]
         if not live.record:
             return
-        live.record["ended"] = f"this table was stopped: {reason}"
+        live.record = {**live.record, "ended": f"this table was stopped: {reason}"}
         await self.save(live)
         for websocket, seat in list(live.connections):
             last = live.last.get(seat)
@@ -137,9 +140,12 @@ class Server:
             with contextlib.suppress(Exception):  # a closed connection; its handler removes it
                 await websocket.send_json(message)
 
-    def new_process(self, name: str) -> TableProcess:
-        """A process for a table: the one started ahead (so a new table does not wait for a fork),
-        and another is started ahead for the next."""
+    def new_process(self, name: str, design: bool) -> TableProcess:
+        """A process for a table: a place in a shared process for a ruleset of the catalog; for a
+        design, a process of its own: the one started ahead (so a new table does not wait for a
+        fork), and another is started ahead for the next."""
+        if not design:
+            return TableProcess(name, self.work_limits, self.pool)
         process, self.spare = self.spare, None
         if process is None:
             process = TableProcess(name, self.work_limits)
@@ -165,6 +171,7 @@ class Server:
             self.spare.close()
         for live in self.live.values():
             live.process.close()
+        self.pool.close()
 
     # ---- tables ------------------------------------------------------------------------------------
     def _source_of(self, record: dict) -> tuple:
@@ -204,7 +211,7 @@ class Server:
         except DamagedRecord as exc:
             raise Problem(f"this table is damaged: {exc.reason}", 409) from None
         self.make_room()
-        live = LiveTable(self.new_process(table_id))
+        live = LiveTable(self.new_process(table_id, bool(record.get("design"))))
         try:
             async with live.lock:
                 await self.call(live, "open", str(self.catalog.folder), path, params, players, record, [])
@@ -276,7 +283,7 @@ class Server:
             if not isinstance(key, str) or key not in self.catalog.files:
                 raise Problem("choose a ruleset from the list")
             source, path = {"ruleset": key}, self.catalog.files[key]
-        live = LiveTable(self.new_process("new"))
+        live = LiveTable(self.new_process("new", "design" in source))
         try:
             async with live.lock:
                 answer = await self.call(live, "create", str(self.catalog.folder), str(path), params or None,

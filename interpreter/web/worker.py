@@ -11,11 +11,13 @@ that goes past its wall-clock time; a process that runs out of memory says so an
 """
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import signal
 import time
+from collections import OrderedDict
 
 from dsl.errors import RulebookError
 
@@ -31,14 +33,17 @@ def cpu_seconds() -> float:
     return time.process_time()
 
 
-def set_limits(memory: int, table_seconds: float) -> None:
-    """The table's whole limits: its address space, its CPU time in all, no core files."""
+def set_limits(memory: int, table_seconds) -> None:
+    """The process's limits: its address space, no core files, its CPU time in all (None: none, a
+    shared process's tables are limited one by one)."""
     try:
         import resource
     except ImportError:  # no resource limits on this system: the server's watchdog only
         return
-    for which, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CORE, 0),
-                         (resource.RLIMIT_CPU, math.ceil(table_seconds) + 2)):
+    chosen = [(resource.RLIMIT_AS, memory), (resource.RLIMIT_CORE, 0)]
+    if table_seconds is not None:
+        chosen.append((resource.RLIMIT_CPU, math.ceil(table_seconds) + 2))
+    for which, value in chosen:
         _, hard = resource.getrlimit(which)
         value = value if hard == resource.RLIM_INFINITY else min(value, hard)
         try:
@@ -80,6 +85,31 @@ def _yield_to_others(signum, frame) -> None:
         pass
 
 
+GAMES_KEPT = 16  # compiled games a process keeps: its tables of one ruleset share one
+_catalogs: dict = {}
+_games: OrderedDict = OrderedDict()
+
+
+def load(folder: str, path: str, params, players):
+    """The game of a table: compiled once per process (kept while the file is unchanged), through
+    the catalog of ``folder`` (its ``extends:`` bases stay in that folder)."""
+    catalog = _catalogs.get(folder)
+    if catalog is None:
+        catalog = _catalogs[folder] = Catalog(folder)
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (folder, path, json.dumps(params, sort_keys=True), players, stamp)
+    game = _games.pop(key, None)
+    if game is None:
+        game = catalog.load_path(path, params, players)
+    _games[key] = game
+    while len(_games) > GAMES_KEPT:
+        _games.popitem(last=False)
+    return game
+
+
 class TableWork:
     """The table of this process and the requests the server makes of it."""
 
@@ -89,11 +119,11 @@ class TableWork:
     # ---- requests ----------------------------------------------------------------------------------
     def open(self, folder, path, params, players, record, viewers) -> dict:
         """The table of a saved record (its actions replayed)."""
-        self.table = Table(record, Catalog(folder).load_path(path, params, players))
+        self.table = Table(record, load(folder, path, params, players))
         return self.answer(viewers, record=True)
 
     def create(self, folder, path, params, players, source, seats, seed, pace, actions) -> dict:
-        game = Catalog(folder).load_path(path, params, players)
+        game = load(folder, path, params, players)
         self.table, tokens = Table.create(game, source, seats, seed, pace, actions)
         return {**self.answer([], record=True), "tokens": {str(seat): token for seat, token in tokens.items()},
                 "game": game.name, "player_names": list(game.player_names)}
@@ -187,8 +217,32 @@ def handle(work: TableWork, request: dict) -> dict:
 LOADING = ("open", "create")  # requests that load the game (and replay a saved table's actions)
 
 
+def over_cpu(limits, loading: bool, spent: float) -> str:
+    """Why a table went past its CPU time (``limits``: decision, load and table seconds; ``spent``:
+    the table's CPU seconds before the request)."""
+    decision_seconds, load_seconds, table_seconds = limits
+    if loading:
+        return f"this ruleset used more than {load_seconds:g} s of computing to load its table"
+    if spent + decision_seconds >= table_seconds:
+        return f"this table used more than {table_seconds:g} s of computing in all"
+    return f"this ruleset used more than {decision_seconds:g} s of computing between two decisions"
+
+
+def over_memory(memory: int) -> str:
+    return f"this ruleset used more than {memory // 1_000_000:,} MB of memory"
+
+
+def _requests(connection):
+    """The requests of the server, until it closes the pipe."""
+    while True:
+        try:
+            yield json.loads(connection.recv_bytes(MAX_REQUEST))
+        except (EOFError, OSError):
+            return
+
+
 def main(connection, decision_seconds: float, load_seconds: float, table_seconds: float, memory: int) -> None:
-    """The table's process: requests until the server closes the pipe (or kills the process).  A
+    """A table's own process: requests until the server closes the pipe (or kills the process).  A
     request that loads the game has ``load_seconds`` of CPU time and keeps its priority; any other
     has ``decision_seconds`` and yields to all others after ``LONG_SECONDS``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server ends us
@@ -198,11 +252,7 @@ def main(connection, decision_seconds: float, load_seconds: float, table_seconds
         signal.signal(signal.SIGPROF, _yield_to_others)
     set_limits(memory, table_seconds)
     work = TableWork()
-    while True:
-        try:
-            request = json.loads(connection.recv_bytes(MAX_REQUEST))
-        except (EOFError, OSError):
-            return
+    for request in _requests(connection):
         loading = request.get("op") in LOADING
         allow_one_decision(load_seconds if loading else decision_seconds, table_seconds)
         if not loading:
@@ -214,3 +264,73 @@ def main(connection, decision_seconds: float, load_seconds: float, table_seconds
             os._exit(MEMORY_EXIT)
         lower_priority_when_long(0)  # (0 stops the timer)
         connection.send_bytes(answer)
+
+
+class OverLimit(BaseException):
+    """Raised by the CPU-time timer of a shared process in the request past its allowance (a
+    BaseException: the engine's handlers of errors do not catch it)."""
+
+
+def _over_limit(signum, frame) -> None:
+    raise OverLimit()
+
+
+def shared_main(connection, decision_seconds: float, load_seconds: float, table_seconds: float,
+                memory: int) -> None:
+    """A process shared by many tables (a pool's): each request names its table (``table``), and
+    the limits are the table's: an interval timer of CPU time (ITIMER_PROF) raises in a request past
+    its allowance (one decision's, or what is left of the table's), a MemoryError is caught the same
+    way; either stops that table only (its work here is dropped, an answer says why) while the
+    process's other tables play on.  The process's address space is capped as a whole; its priority
+    stays (a long decision of one table would slow the others).  ``drop`` forgets a table (no answer)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "setsid"):
+        os.setsid()
+    timed = hasattr(signal, "setitimer")
+    if timed:
+        signal.signal(signal.SIGPROF, _over_limit)
+    set_limits(memory, None)
+    limits = (decision_seconds, load_seconds, table_seconds)
+    tables: dict = {}  # the server's name of a table -> its work
+    spent: dict = {}  # ... -> its CPU seconds so far
+    for request in _requests(connection):
+        key, op = str(request.get("table")), request.get("op")
+        if op == "drop":
+            tables.pop(key, None)
+            spent.pop(key, None)
+            continue
+        loading = op in LOADING
+        if loading:
+            tables[key] = TableWork()
+        elif key not in tables:  # not here (this process replaced one that ended): the server opens it again
+            connection.send_bytes(b'{"error": {"kind": "lost", "message": "not in this process"}}')
+            continue
+        before = spent.get(key, 0.0)
+        allowance = min(load_seconds if loading else decision_seconds, table_seconds - before)
+        started = cpu_seconds()
+        try:
+            if allowance <= 0:
+                raise OverLimit()
+            if timed:
+                signal.setitimer(signal.ITIMER_PROF, allowance)
+            try:
+                answer = handle(tables[key], request)
+                if "summary" in answer:
+                    answer["summary"]["cpu"] = before + cpu_seconds() - started
+                data = json.dumps(answer, ensure_ascii=False).encode()
+            finally:
+                if timed:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+        except OverLimit:
+            data = _stopped(tables, key, over_cpu(limits, loading, before))
+        except MemoryError:
+            data = _stopped(tables, key, over_memory(memory))
+        spent[key] = before + cpu_seconds() - started
+        connection.send_bytes(data)
+
+
+def _stopped(tables: dict, key: str, reason: str) -> bytes:
+    """The answer of a table stopped at its limit, its work dropped (and its memory returned)."""
+    tables.pop(key, None)
+    gc.collect()
+    return json.dumps({"error": {"kind": "limit", "message": reason}}).encode()

@@ -11,11 +11,17 @@ from .helpers import (click_and_wait, create_table, live_table, play_by_clicks, 
                       wait_ready)
 
 
-def test_lobby_creates_a_table(web_server, context):
+def _lobby(web_server, context, key):
+    """The lobby with the ruleset ``key`` chosen."""
     page = context().new_page()
     page.goto(web_server.url + "/")
-    page.wait_for_selector("#ruleset option[value='la-famiglia']", state="attached")
-    page.select_option("#ruleset", "la-famiglia")
+    page.wait_for_selector(f"#ruleset option[value='{key}']", state="attached")
+    page.select_option("#ruleset", key)
+    return page
+
+
+def test_lobby_creates_a_table(web_server, context):
+    page = _lobby(web_server, context, "la-famiglia")
     page.wait_for_selector("#params .param")
     page.wait_for_selector("#create:enabled")
     assert page.locator("#seats .seat-row").count() == 2
@@ -109,3 +115,16 @@ def test_every_game_is_drawn(web_server, context, key, seats):
     assert page.locator("#narration li").count() >= 1
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"table-{key}-start")
+
+
+def test_lobby_starts_bot_seats_with_the_rulesets_declared_bot(web_server, context):
+    from playwright.sync_api import expect  # the browser fixture skips without Playwright
+    page = _lobby(web_server, context, "fireworks")
+    page.wait_for_selector("#create:enabled")
+    rows = page.locator("#seats .seat-row")
+    expect(rows.nth(1).locator(".seat-kind")).to_have_value("flat")
+    expect(rows.nth(1).locator(".seat-options")).to_have_value("rollouts=16,budget=512")
+    expect(rows.nth(0).locator(".seat-kind")).to_have_value("human")
+    page.select_option("#ruleset", "la-famiglia")  # no declaration: the lobby's own choice
+    expect(rows.nth(1).locator(".seat-kind")).not_to_have_value("flat")
+    expect(rows.nth(1).locator(".seat-options")).to_have_value("")

@@ -126,10 +126,14 @@ def test_serve_takes_the_limits_of_a_table(monkeypatch, capsys, tmp_path):
     made = []
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     monkeypatch.setattr(app, "create_app", lambda *args: made.append(args[-1]))
-    assert main(["serve", "--saves", str(tmp_path), "--decision-seconds", "2.5", "--table-memory", "256"]) == 0
-    assert made[-1] == processes.WorkLimits(decision_seconds=2.5, memory=256 << 20)
+    assert main(["serve", "--saves", str(tmp_path), "--decision-seconds", "2.5", "--table-memory", "256",
+                 "--pool", "3"]) == 0
+    assert made[-1] == processes.WorkLimits(decision_seconds=2.5, memory=256 << 20, pool=3)
+    assert made[-1].pool_size() == 3
     assert main(["serve", "--saves", str(tmp_path)]) == 0
     assert made[-1] == processes.WorkLimits()
     assert main(["serve", "--saves", str(tmp_path), "--table-seconds", "0"]) == 2
     assert "--table-seconds 0.0: give a number from 1 to 86400" in capsys.readouterr().err
+    assert main(["serve", "--saves", str(tmp_path), "--pool", "0"]) == 2
+    assert "--pool 0: give a number from 1 to 256" in capsys.readouterr().err
     assert len(made) == 2

@@ -2,6 +2,7 @@
 // The lobby: choose a ruleset or variant, players, parameters and seats; create a table.
 
 let catalog = {rulesets: [], bots: []};
+let declaredBot = null;  // the ruleset's bots: default: ("name:key=value,..."), the bot seats start with
 
 function currentEntry() {
   const key = document.getElementById("ruleset").value;
@@ -47,6 +48,7 @@ async function fillGame() {
     players.appendChild(option);
   }
   players.onchange = fillSeats;
+  declaredBot = entry.bot || null;
   const params = clear(document.getElementById("params"));
   if (entry.params.length) params.appendChild(el("h2", null, "Parameters"));
   for (const row of entry.params) {
@@ -93,8 +95,12 @@ function fillSeats() {
       option.value = kind;
       select.appendChild(option);
     }
-    select.value = seat === 0 ? "human" : (catalog.bots.some(b => b.name === "greedy") ? "greedy" : "random");
+    const [botName, ...botOptions] = (declaredBot || "").split(":");
+    const declared = catalog.bots.some(b => b.name === botName);
+    select.value = seat === 0 ? "human" : declared ? botName
+      : (catalog.bots.some(b => b.name === "greedy") ? "greedy" : "random");
     const options = el("input", "seat-options");
+    if (seat > 0 && declared) options.value = botOptions.join(":");
     options.placeholder = "bot options, e.g. iterations=200";
     options.setAttribute("aria-label", `Seat ${seat + 1}: bot options`);
     row.appendChild(select);
