@@ -462,3 +462,32 @@ def test_stronger_settings_of_each_bot():
 def test_flat_by_the_clock_plays_a_game(capsys):
     code, out, _ = cli(capsys, "simulate", GAME, "-n", 1, "--seats", "flat:seconds=0.001,flat", "--json")
     assert code == 0 and json.loads(out)["finished"] == 1
+
+
+def test_strength_difference_interval_stays_within_what_the_difference_can_be():
+    """Three seeds with win-share differences +1, +1, -1: the t interval (-2.5..+3.2) reaches past
+    the possible -1..+1 and is cut to it; the cut keeps the interval's agreement with p."""
+    from interpreter.analysis import strength
+    row = strength._difference("win:1", "seat 1 win share", [0, 0, 1], [1, 1, 0], span=1.0)
+    assert row["ci95"] == [-1.0, 1.0] and row["p"] > 0.05
+    row = strength._difference("win:1", "seat 1 win share", [0.0] * 30 + [1.0] * 2, [1.0] * 30 + [0.0] * 2,
+                               span=1.0)
+    assert 0 < row["ci95"][0] < row["ci95"][1] <= 1.0 and row["p"] < 0.05
+    unbounded = strength._difference("length", "decisions", [0, 0, 1], [1, 1, 0])
+    assert unbounded["ci95"][0] < -1 and unbounded["ci95"][1] > 1
+
+
+def test_compare_and_sweep_take_the_number_of_players_from_seats_as_simulate_does(capsys):
+    """`--seats` with three bots plays three players in compare and sweep too (they refused with
+    "--seats lists 3 seat(s), but this game ... has 2 players")."""
+    seats = ("--seats", "random,random,random", "-n", 2, "--json")
+    code, out, err = cli(capsys, "compare", "pig", "pig", "--set", "target=10", *seats)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["base"]["players"] == result["variant"]["players"] == 3
+    assert [row["measure"] for row in result["comparison"]["rows"]][:3] == ["win:1", "win:2", "win:3"]
+    code, out, err = cli(capsys, "sweep", "pig", "--set", "target=10,20", *seats)
+    assert code == 0, err
+    assert json.loads(out)["players"] == 3
+    code, _, err = cli(capsys, "compare", "pig", "pig", "--seats", ",".join(["random"] * 7), "-n", 1)
+    assert code == 1 and "7 seat(s)" in err

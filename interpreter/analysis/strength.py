@@ -64,11 +64,17 @@ def verdict(weak: dict, strong: dict, difference: dict) -> tuple:
     return CANNOT_TELL, min(known) if known else None
 
 
-def _difference(measure: str, label: str, weak_values: list, strong_values: list) -> dict:
+def _difference(measure: str, label: str, weak_values: list, strong_values: list, span=None) -> dict:
+    """strong - weak by the paired t-test; ``span``: the largest size the difference can have (a t
+    interval of few games can reach past it, e.g. a win-share difference of -119 points), to which
+    the interval is cut (0 lies inside the span, so the cut never changes whether it excludes 0)."""
     row = stats.paired_t(weak_values, strong_values)
     detectable = stats.detectable(row["se"])
+    ci95 = row["ci95"]
+    if span is not None and ci95 is not None:
+        ci95 = [max(ci95[0], -span), min(ci95[1], span)]
     return {"measure": measure, "label": label, "games": len(weak_values), "change": row["difference"],
-            "ci95": row["ci95"], "p": row["p"], "se": row["se"], "test": "paired t over the seeds",
+            "ci95": ci95, "p": row["p"], "se": row["se"], "test": "paired t over the seeds",
             "detectable": detectable}
 
 
@@ -96,7 +102,8 @@ def seat_check(weak: list, strong: list, players: int, seat_list=None) -> list:
     weak_all, strong_all = seats.advantage_rows(weak, players), seats.advantage_rows(strong, players)
     weak_rows, strong_rows = [weak_all[s - 1] for s in chosen], [strong_all[s - 1] for s in chosen]
     differences = [_difference(row["measure"], row["label"], seats.per_game_shares(weak, s - 1),
-                               seats.per_game_shares(strong, s - 1)) for row, s in zip(weak_rows, chosen)]
+                               seats.per_game_shares(strong, s - 1), span=1.0)
+                   for row, s in zip(weak_rows, chosen)]
     return _rows(weak_rows, strong_rows, differences)
 
 
@@ -124,8 +131,9 @@ def effect_check(base_weak: list, variant_weak: list, base_strong: list, variant
     for row in weak_rows:
         change = lambda base, variant: [float(v) - float(b) for b, v in zip(  # noqa: E731
             paired.values(base, row["measure"]), paired.values(variant, row["measure"]))]
+        span = 2.0 if row["measure"].startswith("win") else None  # a change of a win is -1, 0 or +1
         differences.append(_difference(row["measure"], row["label"], change(base_weak, variant_weak),
-                                       change(base_strong, variant_strong)))
+                                       change(base_strong, variant_strong), span))
     return _rows(weak_rows, strong_rows, differences)
 
 

@@ -107,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     compare_cmd.add_argument("base", metavar="BASE", help="a ruleset name or path")
     compare_cmd.add_argument("variant", metavar="VARIANT", help="a ruleset or variant name or path")
     compare_cmd.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_DEFAULT})")
-    compare_cmd.add_argument("--players", type=_positive_int, help="number of players")
+    compare_cmd.add_argument("--players", type=_positive_int, help="number of players (default: as many as --seats lists, "
+                             "else the ruleset's)")
     compare_cmd.add_argument("--set", dest="settings", action="append", type=_setting, default=[],
                              metavar="NAME=VALUE", help="set a parameter of both (repeatable)")
     cli_runs.add_run_arguments(compare_cmd, games_required=False)
@@ -130,7 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="NAME=VALUES", help="NAME=v1,v2,... or NAME=a..b sweeps the parameter (one or "
                                                    "two of them); NAME=VALUE fixes it (repeatable)")
     sweep.add_argument("--seats", help=f"comma-separated bot specs, one per seat (default: {SIM_DEFAULT})")
-    sweep.add_argument("--players", type=_positive_int, help="number of players")
+    sweep.add_argument("--players", type=_positive_int, help="number of players (default: as many as --seats lists, "
+                       "else the ruleset's)")
     sweep.add_argument("--report", metavar="FILE", help="write charts to FILE.html (or FILE.png)")
     cli_runs.add_run_arguments(sweep)
     cli_sim.add_engine_argument(sweep)
@@ -203,16 +205,22 @@ def _setting(text: str) -> tuple[str, str]:
 _positive_int = cli_runs.positive_int
 
 
-def _load(args):
-    """The game named on the command line, with its --set parameters and --players; without
-    --players, with as many players as --seats lists (when the game allows that many)."""
-    game = load_game(args.game, params=dict(args.settings), players=args.players)
+def _seated_players(args, path, params=None):
+    """--players; without it, as many players as --seats lists when the game at ``path`` allows that
+    many (else None: the ruleset's own count, and seat_specs says what does not fit)."""
     seats = getattr(args, "seats", None)
-    if args.players is None and seats:
-        count = len(split_specs(seats))
-        if count != game.num_players and game.ruleset.min_players <= count <= game.ruleset.max_players:
-            game = load_game(args.game, params=dict(args.settings), players=count)
-    return game
+    if args.players is not None or not seats:
+        return args.players
+    count = len(split_specs(seats))
+    ruleset = load_game(path, params=params or {}).ruleset
+    return count if ruleset.min_players <= count <= ruleset.max_players else None
+
+
+def _load(args):
+    """The game named on the command line, with its --set parameters and its players (see
+    _seated_players)."""
+    settings = dict(args.settings)
+    return load_game(args.game, params=settings, players=_seated_players(args, args.game, settings))
 
 
 def seat_specs(text: str | None, game, default_first: str, default_rest: str = DEFAULT_BOT) -> list:
@@ -356,13 +364,14 @@ def cmd_simulate(args) -> int:
 def cmd_compare(args) -> int:
     """Simulate two rulesets with the same seeds and bots and compare them."""
     settings = dict(args.settings)
-    base = load_game(args.base, params=settings, players=args.players)
-    variant = load_game(args.variant, params=settings, players=args.players or base.num_players)
+    base = load_game(args.base, params=settings, players=_seated_players(args, args.base, settings))
+    variant = load_game(args.variant, params=settings, players=base.num_players)
     return cli_sim.cmd_compare(args, base, variant, sim_seats(args.seats, base))
 
 
 def cmd_sweep(args) -> int:
     """Every value of the swept parameters, N games each, as a table, JSON or a chart."""
+    args.players = _seated_players(args, args.game)
     return cli_sweep.cmd_sweep(args, sim_seats)
 
 
