@@ -58,6 +58,12 @@ class DisplayChecks:
                     self.error(CheckError(f"'layout' places unknown zone '{zone}'", hint=suggest(zone, rs.zones)),
                                ("display", "layout", place, i))
         out["layout"] = {place: list(layout.get(place) or []) for place in PLACES}
+        top_first = list(spec.get("top_first") or [])
+        for i, zone in enumerate(top_first):
+            if zone not in rs.zones:
+                self.error(CheckError(f"'top_first' names unknown zone '{zone}'", hint=suggest(zone, rs.zones)),
+                           ("display", "top_first", i))
+        out["top_first"] = top_first
         out["tracks"] = [self._display_track(i, track) for i, track in enumerate(spec.get("tracks") or [])]
         out["counters"] = [self._display_counter(i, c) for i, c in enumerate(spec.get("counters") or [])]
         out["faces"] = {kind: self._display_face(kind, face) for kind, face in (spec.get("faces") or {}).items()}
@@ -150,7 +156,7 @@ class DisplayChecks:
                        path)
             return dict(face)
         known = set(self.rs.kinds[kind].attributes) | set(self.rs.kinds[kind].marks) | {"name"}
-        for key in ("colour", "value", "label", "symbol_of"):
+        for key in ("colour", "value", "label", "symbol_of", "text", "corner"):
             if key in face and face[key] not in known:
                 self.error(CheckError(f"component kind '{kind}' has no attribute '{face[key]}'",
                                       hint=suggest(face[key], known)), path + (key,))

@@ -23,6 +23,12 @@ class Words:
         """``mapping`` (zones or variables) without the hidden names, keyed by their words."""
         return {self.label(name): value for name, value in mapping.items() if name not in self.hidden}
 
+    def top_first(self, zones: dict) -> dict:
+        """``zones`` with each zone the section lists under ``top_first`` (and each of its zones per
+        player) from the top down: the next component taken, the newest one first."""
+        first = set(self.display.get("top_first") or [])
+        return {name: _from_the_top(content) if name in first else content for name, content in zones.items()}
+
     def tracks(self, view: dict) -> list:
         """(label, renderable) per track of the display section, drawn from the view."""
         return [(track.get("label") or self.label(track.get("zone") or track.get("variable")
@@ -45,6 +51,15 @@ class Words:
             done = " finished" if finish is not None and at >= finish else ""
             table.add_row(Text(name), Text("".join(cells)), Text(f"{at}/{finish if finish is not None else end}{done}"))
         return table
+
+
+def _from_the_top(content):
+    """A zone's components (or a group of zones' components) in reverse: its last one is its top."""
+    if isinstance(content, list):
+        return content[::-1]
+    if isinstance(content, dict) and "grid" not in content and "count" not in content:
+        return {key: _from_the_top(sub) for key, sub in content.items()}
+    return content
 
 
 def _cell(at: int, start: int, end: int, width: int) -> int:

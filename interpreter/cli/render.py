@@ -61,12 +61,13 @@ def render_view(view: dict, game, menu: bool = True, terse: bool = False) -> Gro
     defaults = {kind.name: kind.marks for kind in game.ruleset.kinds.values()}
     words = Words(game)
     tracks = words.tracks(view)
-    view = dict(view, zones=words.visible(view["zones"]),
+    view = dict(view, zones=words.visible(words.top_first(view["zones"])),
                 vars=words.visible(view["vars"]),
                 players=[{("name" if k == "name" else words.label(k)): v for k, v in p.items() if k not in words.hidden}
                          for p in view["players"]])
-    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"]) if terse else view["zones"],
-                                                      defaults, terse)
+    top_first = {words.label(zone) for zone in words.display.get("top_first") or []}
+    zones = view["zones"] if menu else _attach_hosted(_shorten_piles(view["zones"], top_first) if terse
+                                                      else view["zones"], defaults, terse)
     shared, per_player = _split_zones(zones, [p["name"] for p in view["players"]])
     table = Table.grid(padding=(0, 2))
     table.add_column(style=LABEL_STYLE, no_wrap=True)
@@ -100,14 +101,18 @@ def _title(view: dict) -> str:
     return f"{view['game']} · move {view['moves'] + 1} · {whose}"
 
 
-def _shorten_piles(zones: dict) -> dict:
-    """The zones with each long shared face-up pile (not a player's) cut to its last cards and how
+def _shorten_piles(zones: dict, top_first=frozenset()) -> dict:
+    """The zones with each long shared face-up pile (not a player's) cut to its cards nearest the
+    top (its last ones; its first ones for a zone in ``top_first``, shown from the top down) and how
     many lie there."""
-    def shorten(content):
-        if isinstance(content, list) and len(content) > LONG_PILE:
-            return [{"name": "…"}] + content[-LONG_PILE // 2:] + [{"name": f"{len(content)} in all"}]
-        return content
-    return {zone: shorten(content) for zone, content in zones.items()}
+    def shorten(zone, content):
+        if not isinstance(content, list) or len(content) <= LONG_PILE:
+            return content
+        more, total = {"name": "…"}, {"name": f"{len(content)} in all"}
+        if zone in top_first:
+            return content[:LONG_PILE // 2] + [more, total]
+        return [more] + content[-LONG_PILE // 2:] + [total]
+    return {zone: shorten(zone, content) for zone, content in zones.items()}
 
 
 def _attach_hosted(zones: dict, defaults: dict, terse: bool = False) -> dict:
