@@ -10,6 +10,7 @@ const SYMBOL_CHARS = {knight: "♞", die: "⚄", chip: "⛁", coin: "◉", money
   bullet: "•", house: "⌂", star: "★", crown: "♛", flag: "⚑", heart: "♥", skull: "☠", person: "♟", key: "⚷",
   hat: "⛃", newspaper: "▤", medkit: "✚", bottle: "⚱", cigar: "♨", dog: "⚘", badge: "✦"};
 const SHORT_NAME = 22;  // longer names are shortened on a card, the whole name on hover
+const SHORT_TEXT = 40;  // and a face's longer text (the whole of it in the card's explanation)
 
 function setDisplay(section) {
   display = section || {};
@@ -28,6 +29,11 @@ function valueWords(value) {
   const values = display.values || {};
   if (typeof value === "string" && Object.prototype.hasOwnProperty.call(values, value)) return values[value];
   return formatValue(value);
+}
+
+function isTopFirst(zone) {
+  // a zone drawn from the top down: the next component taken, the newest one first
+  return (display.top_first || []).includes(zone);
 }
 
 function isHidden(name) {
@@ -104,6 +110,10 @@ function decorateCard(card, comp) {
     card.appendChild(head);
   }
   card.appendChild(nameNode);
+  if (face && face.text && comp[face.text] !== undefined) card.appendChild(el("span", "face-text", shortened(valueWords(comp[face.text]), SHORT_TEXT)));
+  if (face && face.corner && comp[face.corner] !== undefined) {
+    card.appendChild(el("span", "face-corner", `${label(face.corner)} ${valueWords(comp[face.corner])}`));
+  }
   const explained = explanation(comp);
   const details = Object.entries(comp).filter(([k]) => !["id", "name", "kind"].includes(k))
     .map(([k, v]) => `${label(k)}: ${valueWords(v)}`);

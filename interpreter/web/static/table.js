@@ -138,18 +138,21 @@ function gridNode(zoneName, rows, targets) {
 
 function zoneContent(zoneName, content, targets, instance) {
   if (Array.isArray(content)) {
+    // the view lists a zone from the bottom; the cards nearest the top stay shown in a long row
     const row = el("div", "cards");
     if (!content.length) row.appendChild(el("span", "dim", "empty"));
+    const topFirst = isTopFirst(zoneName);
     const folded = content.length > LONG_ROW && !expanded.has(zoneName) ? content.length - SHOWN_OF_LONG_ROW : 0;
     let hidden = 0;
-    content.forEach((comp, i) => {
-      if (i < folded && targets.components[comp.id] === undefined) { hidden++; return; }
+    (topFirst ? content.slice().reverse() : content).forEach((comp, i) => {
+      const far = topFirst ? i >= content.length - folded : i < folded;
+      if (far && targets.components[comp.id] === undefined) { hidden++; return; }
       row.appendChild(cardNode(comp, targets));
     });
     if (hidden) {
       const more = el("button", "more", `+${hidden} more`);
       more.addEventListener("click", () => { expanded.add(zoneName); render(); });
-      row.insertBefore(more, row.firstChild);
+      row.insertBefore(more, topFirst ? null : row.firstChild);
     }
     return row;
   }
