@@ -186,3 +186,28 @@ def test_the_designer_never_loses_an_edit_and_passes_axe(web_server, context):
     assert not accessibility_problems(page)
     page.set_viewport_size(PHONE)
     assert no_horizontal_scroll(page)
+
+
+def test_spice_market_piles_read_from_the_next_token(web_server, context):
+    table = create_table(web_server, "spice-market", ["human", "random"])
+    page = open_seat(context, web_server, table)
+    view = live_table(web_server, table["id"]).state.view(0)
+    for zone in ("diamond_tokens", "leather_tokens"):
+        shown = page.eval_on_selector_all(f".zone[data-zone={zone}] .card", "cs => cs.map(c => Number(c.dataset.id))")
+        assert shown == [token["id"] for token in reversed(view["zones"][zone])]  # the view lists from the bottom
+    values = page.eval_on_selector_all(".zone[data-zone=diamond_tokens] .face-value", "vs => vs.map(v => v.textContent)")
+    assert values == ["7", "7", "5", "5", "5"]
+
+
+def test_realm_builder_cards_show_worth_and_a_labelled_cost(web_server, context):
+    table = create_table(web_server, "deck-builder", ["human", "random"])
+    page = open_seat(context, web_server, table)
+    copper = page.locator(".zone[data-zone=coppers] .card:not(.back)")
+    assert copper.locator(".face-value").count() == 0  # no bare number to read as its worth
+    assert copper.locator(".face-text").inner_text() == "$1"
+    assert copper.locator(".face-corner").inner_text() == "Cost 0"
+    mine = page.locator(".zone[data-zone=mines] .card:not(.back)")
+    assert mine.locator(".face-corner").inner_text() == "Cost 5"
+    assert mine.locator(".face-text").inner_text().endswith("…")  # shortened; the whole text on hover
+    assert "Gain a Treasure to your hand" in mine.get_attribute("title")
+    assert not accessibility_problems(page)
