@@ -211,3 +211,31 @@ def test_realm_builder_cards_show_worth_and_a_labelled_cost(web_server, context)
     assert mine.locator(".face-text").inner_text().endswith("…")  # shortened; the whole text on hover
     assert "Gain a Treasure to your hand" in mine.get_attribute("title")
     assert not accessibility_problems(page)
+
+
+LONG_PILE = """\
+game: {name: Long pile, players: 2}
+components:
+  chip: {name: "chip {n}", attributes: {n: int}, in: pile, table: [%s]}
+zones:
+  pile: {}
+flow:
+  - choose:
+      options:
+        stop: {effects: ["end_game()"]}
+display:
+  top_first: [pile]
+"""
+
+
+def test_a_long_top_first_row_keeps_its_top_shown(web_server, context):
+    source = LONG_PILE % ", ".join(f"{{n: {n}}}" for n in range(1, 21))
+    table = create_table(web_server, source=source, seats=["human", "random"])
+    page = open_seat(context, web_server, table)
+    names = page.eval_on_selector_all(".zone[data-zone=pile] .card-name", "ns => ns.map(n => n.textContent)")
+    assert names == [f"chip {n}" for n in range(20, 10, -1)]  # the top ten, the top first
+    row = page.locator(".zone[data-zone=pile] .cards")
+    assert row.evaluate("r => r.lastElementChild.textContent") == "+10 more"
+    click_and_wait(page, page.locator(".zone[data-zone=pile] button.more"))
+    names = page.eval_on_selector_all(".zone[data-zone=pile] .card-name", "ns => ns.map(n => n.textContent)")
+    assert names == [f"chip {n}" for n in range(20, 0, -1)]
