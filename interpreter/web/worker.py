@@ -241,13 +241,19 @@ def _requests(connection):
             return
 
 
+def _detach() -> None:
+    """Leave the server's Ctrl-C to the server (it reaches the whole group; the server ends us) and
+    take a session of our own (where the kernel groups sessions, a burning table is its own group)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "setsid"):
+        os.setsid()
+
+
 def main(connection, decision_seconds: float, load_seconds: float, table_seconds: float, memory: int) -> None:
     """A table's own process: requests until the server closes the pipe (or kills the process).  A
     request that loads the game has ``load_seconds`` of CPU time and keeps its priority; any other
     has ``decision_seconds`` and yields to all others after ``LONG_SECONDS``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server ends us
-    if hasattr(os, "setsid"):
-        os.setsid()  # a session of its own: where the kernel groups sessions, a burning table is its own group
+    _detach()
     if hasattr(signal, "SIGPROF"):
         signal.signal(signal.SIGPROF, _yield_to_others)
     set_limits(memory, table_seconds)
@@ -283,9 +289,7 @@ def shared_main(connection, decision_seconds: float, load_seconds: float, table_
     way; either stops that table only (its work here is dropped, an answer says why) while the
     process's other tables play on.  The process's address space is capped as a whole; its priority
     stays (a long decision of one table would slow the others).  ``drop`` forgets a table (no answer)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(os, "setsid"):
-        os.setsid()
+    _detach()
     timed = hasattr(signal, "setitimer")
     if timed:
         signal.signal(signal.SIGPROF, _over_limit)
