@@ -96,3 +96,31 @@ def test_the_lobby_starts_the_bot_seats_with_the_declared_bot():
     catalog = Catalog("rulesets")
     assert catalog.details("fireworks")["bot"] == "flat:rollouts=16,budget=512"
     assert catalog.details("hearts")["bot"] is None
+
+
+def test_the_lobby_refuses_a_ruleset_whose_declared_bot_is_bad_before_a_table_exists(tmp_path, capsys):
+    from dsl.errors import ErrorList
+    from interpreter.web.catalog import Catalog
+    from interpreter.web.sandbox import check
+    path = _ruleset(tmp_path, "bots:\n  default: 'flat:rollout=16'\n")
+    line = GAME.count("\n") + 2
+    code, validated = _run(capsys, "validate", path)
+    assert code == 1
+    catalog = Catalog(tmp_path)
+    details = catalog.details("g")
+    assert f"g.yaml:{line}:" in details["error"]  # the lobby shows it and offers no table
+    assert details["error"].split(": ", 1)[1] in validated  # with validate's message
+    with pytest.raises(ErrorList):
+        catalog.load("g")  # and a table asked for anyway is refused by the same check
+    designer = check(path.read_text(encoding="utf-8"), str(tmp_path), {}, None)
+    assert not designer["ok"] and designer["errors"][0]["line"] == line
+    assert designer["errors"][0]["message"] == "bots: default: bot 'flat' has no option 'rollout'"
+
+
+def test_the_lobby_marks_a_declared_bot_beyond_the_servers_limits(tmp_path):
+    from interpreter.web.catalog import Catalog
+    _ruleset(tmp_path, "bots: {default: 'flat:rollouts=5000'}\n")
+    details = Catalog(tmp_path).details("g")
+    assert details["bot"] == "flat:rollouts=5000" and "error" not in details
+    assert details["bot_limit"] == "bot 'flat': rollouts is at most 1,000 on this server, not 5000"
+    assert Catalog("rulesets").details("fireworks")["bot_limit"] is None

@@ -136,3 +136,19 @@ def test_a_name_that_hides_a_built_in_is_a_note_and_hovers_as_the_rulesets_own(c
     labels = {i["label"] for i in client.at("textDocument/completion", path, line, character)["items"]}
     assert {"roll", "shuffle", "players"} <= labels and "turn_total" not in labels
     assert client.at("textDocument/definition", path, *_position(text, "builtin.roll(6)", 9)) is None
+
+
+@pytest.mark.parametrize("spec, says", [("flat:rollout=16", "has no option 'rollout'"), ("flot", "unknown bot 'flot'"),
+                                        ("lookahead:rounds=0", "must be from 1")])
+def test_a_bad_declared_bot_is_marked_on_its_value_as_validate_says(client, tmp_path, capsys, spec, says):
+    text = MINIMAL.read_text(encoding="utf-8") + f"bots:\n  default: {spec}\n"
+    path = tmp_path / "declared.yaml"
+    path.write_text(text, encoding="utf-8")
+    [expected] = validate_output(capsys, path)
+    client.open(path, text)
+    [diagnostic] = client.diagnostics(path, timeout=10.0)
+    line, column = len(text.splitlines()), len("  default: ") + 1
+    assert (int(expected["line"]), int(expected["column"])) == (line, column)
+    assert diagnostic["range"]["start"] == {"line": line - 1, "character": column - 1}
+    assert diagnostic["message"] == expected["message"]
+    assert "bots: default:" in diagnostic["message"] and says in diagnostic["message"]

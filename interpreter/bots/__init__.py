@@ -4,7 +4,7 @@ A bot sees a state only through the public API (``legal_actions()``, ``view(seat
 ...); it never reads hidden parts of the state directly.  Bots are named by a spec string such as
 ``random`` or ``name:key=value,key=value``; :func:`make_bot` turns a spec into a bot for one seat.
 """
-from .base import BOTS, MAX_DECISIONS, Bot, action_key, bot_seed, make_bot, parse_spec, play_game, register_bot, split_specs, stronger_spec
+from .base import BOTS, MAX_DECISIONS, Bot, action_key, bot_seed, declared_bot, make_bot, parse_spec, play_game, register_bot, split_specs, stronger_spec
 from .random import RandomBot
 from .greedy import GreedyBot, lead
 from .mcts import MctsBot, Search
@@ -12,5 +12,5 @@ from .flat import FlatBot
 from .focus import FocusBot
 from .lookahead import LookaheadBot
 
-__all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
+__all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "declared_bot", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
            "FlatBot", "FocusBot", "LookaheadBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]

@@ -246,3 +246,18 @@ def make_bot(spec: str, seat: int, seed: int) -> Bot:
             raise ParameterError(f"bot '{name}' has no option '{key}'", hint=f"its options: {known}")
         options[key] = _convert(name, key, text, cls.options[key], cls.limits.get(key))
     return cls(seat, seed, **options)
+
+
+def declared_bot(ruleset, fallback):
+    """The bot a ruleset declares for the seats a command is given no bot for (``bots: default:``),
+    else ``fallback``.  The spec is checked here, for every tool that offers it (the command line,
+    the language server, the web lobby): an unknown bot, an unknown option or a value out of its
+    limits is a :class:`ParameterError` at the declaration's line."""
+    if not ruleset.default_bot:
+        return fallback
+    spec, position = ruleset.default_bot
+    try:
+        make_bot(spec, 0, 0)
+    except RulebookError as exc:
+        raise ParameterError(f"bots: default: {exc.message}", position, exc.hint) from None
+    return spec

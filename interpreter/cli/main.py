@@ -20,7 +20,7 @@ from rulebook_data import rulebook_version
 from . import folders as cli_folders, info as cli_info, native_check as cli_native_check, runs as cli_runs, \
     sim as cli_sim, strength as cli_strength, sweep as cli_sweep
 from ..store import search_path
-from ..bots import MAX_DECISIONS, split_specs
+from ..bots import MAX_DECISIONS, declared_bot, split_specs
 from ..game import find_ruleset, load_game
 from ..analysis.match_log import replay, write_logs
 from .play import QuitGame, Table, resume_record
@@ -240,13 +240,13 @@ def seat_specs(text: str | None, game, default_first: str, default_rest: str = D
 
 def sim_seats(text: str | None, game) -> list:
     """The seats of simulate, compare and sweep: --seats, else the ruleset's declared bot or SIM_BOT."""
-    bot = cli_runs.declared_bot(game, SIM_BOT)
+    bot = declared_bot(game.ruleset, SIM_BOT)
     return seat_specs(text, game, bot, bot)
 
 
 def play_seats(text: str | None, game) -> list:
     """The seats of play: --seats, else a person and the ruleset's declared bot or DEFAULT_BOT."""
-    return seat_specs(text, game, HUMAN, cli_runs.declared_bot(game, DEFAULT_BOT))
+    return seat_specs(text, game, HUMAN, declared_bot(game.ruleset, DEFAULT_BOT))
 
 
 # ---- validate ---------------------------------------------------------------------------------------
@@ -257,7 +257,7 @@ def cmd_validate(args) -> int:
     for path in _ruleset_files(args.paths):
         try:
             game = load_game(path, params=dict(args.settings), players=args.players)
-            cli_runs.declared_bot(game, None)
+            declared_bot(game.ruleset, None)
         except RulebookError as exc:
             print_error(exc, file=sys.stdout)
             failed = True

@@ -7,27 +7,12 @@ import sys
 
 from rich.console import Console
 
-from dsl.errors import ParameterError, RulebookError
-
 from ..analysis import display
 from ..analysis.executor import make_executor
 from ..analysis.simulation import RunSpec
 from ..bots import MAX_DECISIONS, make_bot
 
 SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
-
-
-def declared_bot(game, fallback: str) -> str:
-    """The bot a ruleset declares for the seats a command is given no bot for (``bots: default:``,
-    checked here: a bad spec is an error at its line), else ``fallback``."""
-    if not game.ruleset.default_bot:
-        return fallback
-    spec, position = game.ruleset.default_bot
-    try:
-        make_bot(spec, 0, 0)
-    except RulebookError as exc:
-        raise ParameterError(f"bots: default: {exc.message}", position, exc.hint) from None
-    return spec
 
 
 def add_run_arguments(parser, games_required: bool = True) -> None:

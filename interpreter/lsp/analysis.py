@@ -18,6 +18,7 @@ from dsl.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 from dsl.variants import resolve_extends
 from dsl.yaml_loader import Document, load_yaml_file, load_yaml_text
 
+from ..bots import declared_bot
 from ..game import find_base, load_game
 
 BUILTIN = "builtin"  # builtin.NAME: the built-in, even where a name of the ruleset hides it
@@ -52,6 +53,7 @@ def analyse(text: str, path: str) -> Analysis:
     try:
         result.game = load_game(path, text=text)
         result.notes = list(result.game.ruleset.notes)
+        declared_bot(result.game.ruleset, None)  # a bad bots: default: is an error at its line, as in validate
     except ErrorList as exc:
         result.errors = list(exc.errors)
     except RulebookError as exc:

@@ -14,7 +14,9 @@ from dsl.explain import first_comment, parameter_rows
 from dsl.yaml_loader import load_yaml_file
 
 from ..analysis.fingerprint import file_digest
+from ..bots import declared_bot
 from ..game import Game, load_game
+from .limits import check_bot_spec
 
 
 _REPOSITORY_PATH = re.compile(r"\b[\w.-]+/[\w./-]+\.(?:md|yaml|json)\b")
@@ -54,9 +56,13 @@ class Catalog:
 
     def load_path(self, path, params=None, players=None) -> Game:
         """A game from a file (a catalog file or a design the server stored), with bases from here;
-        through the cache of loaded games (:mod:`interpreter.store.load_cache`), as everywhere."""
+        through the cache of loaded games (:mod:`interpreter.store.load_cache`), as everywhere.  A
+        ruleset whose ``bots: default:`` no bot can play is refused here, as ``rulebook validate``
+        refuses it: so the lobby says so before anyone creates a table, and the designer's check too."""
         try:
-            return load_game(Path(path), params, players, find=self.find_base)
+            game = load_game(Path(path), params, players, find=self.find_base)
+            declared_bot(game.ruleset, None)
+            return game
         except ErrorList:
             raise
         except RulebookError as exc:
@@ -102,15 +108,18 @@ class Catalog:
         return entry
 
     def details(self, key: str) -> dict:
-        """Players and parameters (with descriptions) of a ruleset: compiled, then kept."""
+        """Players and parameters (with descriptions) of a ruleset and its declared bot: compiled, then
+        kept.  ``bot_limit`` says why this server would refuse the declared bot (more work per move
+        than a table may ask, see :mod:`.limits`); the lobby then starts the bot seats with another."""
         if key not in self._details:
             try:
                 game = self.load(key)
             except RulebookError as exc:
                 return {"key": key, "error": str(exc).replace(str(self.folder), "")}
             rs = game.ruleset
+            bot = rs.default_bot[0] if rs.default_bot else None  # bots: default: (checked by load)
             self._details[key] = {"key": key, "name": game.name, "min_players": rs.min_players,
                                   "max_players": rs.max_players, "players": game.num_players,
-                                  "params": parameter_rows(game.ruleset),
-                                  "bot": rs.default_bot[0] if rs.default_bot else None}  # bots: default:
+                                  "params": parameter_rows(game.ruleset), "bot": bot,
+                                  "bot_limit": check_bot_spec(bot) if bot else None}  # more work than a table may ask
         return self._details[key]

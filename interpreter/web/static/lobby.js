@@ -48,7 +48,8 @@ async function fillGame() {
     players.appendChild(option);
   }
   players.onchange = fillSeats;
-  declaredBot = entry.bot || null;
+  declaredBot = entry.bot_limit ? null : entry.bot || null;
+  if (entry.bot_limit) document.getElementById("create-error").textContent = `bots: default: ${entry.bot_limit}`;
   const params = clear(document.getElementById("params"));
   if (entry.params.length) params.appendChild(el("h2", null, "Parameters"));
   for (const row of entry.params) {
