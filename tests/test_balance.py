@@ -2,11 +2,12 @@
 paired comparison with sequential stopping, tournament ratings."""
 import json
 import os
+import sys
 
 import pytest
 
 from interpreter import load_game
-from interpreter.analysis import paired, stats
+from interpreter.analysis import display, paired, stats
 from interpreter.analysis.simulation import RunSpec, run, summarize
 from interpreter.cli import main
 
@@ -388,8 +389,36 @@ def test_strength_check_of_simulate_prints_both_strengths_and_a_verdict(capsys, 
     assert code == 0
     check = out[out.index("strength check"):]
     seat1 = next(line for line in check.splitlines() if line.strip().startswith("seat 1 win share"))
-    assert "changes" in seat1 and "weak random, random; strong flat, flat" in check
+    assert "changes" in seat1 and "weak 2 × random; strong 2 × flat" in check
     assert "decisions per game: weak" in check
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["piped", "terminal"])
+def test_strength_check_headers_name_a_bot_all_seats_share_once_with_the_seat_count(capsys, monkeypatch, tmp_path,
+                                                                                      terminal):
+    four = tmp_path / "luck4.yaml"
+    four.write_text(LUCK.replace("players: 2", "players: 4"), encoding="utf-8")
+    if terminal:
+        monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+        monkeypatch.setenv("COLUMNS", "100")
+    seats = ["--seats", ",".join(["flat:rollouts=1"] * 4), "--check-strength", "-n", 4]
+    commands = {"simulate": ["simulate", four], "compare": ["compare", four, four, "--set", "bonus=0"],
+                "sweep": ["sweep", four, "--set", "bonus=0,13"]}
+    texts = {}
+    for command, argv in commands.items():
+        code, out, err = cli(capsys, *argv, *seats)
+        assert code == 0, err
+        texts[command] = text = " ".join(out.split())  # a terminal's lines wrapped as they may be
+        assert "weak 4 × flat:rollouts=1; strong 4 × flat:rollouts=4,budget=128" in text, command
+        assert "rollouts=1, flat" not in text and "rollouts=1,flat" not in text, command
+    assert "and bots (4 × flat:rollouts=1), tested as pairs" in texts["compare"]
+    assert "bots 4 × flat:rollouts=1" in texts["sweep"]
+
+
+def test_a_header_lists_different_bots_seat_by_seat():
+    assert display.bots(["flat:rollouts=16,budget=128"] * 3) == "3 × flat:rollouts=16,budget=128"
+    assert display.bots(["flat:rollouts=16,budget=128", "random"]) == "flat:rollouts=16,budget=128 / random"
+    assert display.bots(["mcts"]) == "mcts"
 
 
 def test_strength_check_by_default_plays_a_stronger_setting_of_the_same_bot(capsys, luck):

@@ -48,3 +48,12 @@ def p_value(p: float, alpha: float = ALPHA) -> str:
 def star(row: dict) -> str:
     """The mark of a row significant after the correction for the rows tested together."""
     return "*" if row.get("significant") else ""
+
+
+def bots(specs) -> str:
+    """The bots of a run's seats for a header: ``4 × flat:rollouts=16,budget=128`` when every seat
+    plays the same, else each seat's in order, split by `` / `` (a spec's own options hold commas)."""
+    specs = list(specs)
+    if len(specs) > 1 and len(set(specs)) == 1:
+        return f"{len(specs)} × {specs[0]}"
+    return " / ".join(specs)

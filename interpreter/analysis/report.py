@@ -12,7 +12,7 @@ from pathlib import Path
 
 from dsl.errors import ParameterError
 
-from . import charts, sanity, stats
+from . import charts, display, sanity, stats
 
 STYLE = ("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}"
          "h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin:1.2em 0 .4em}"
@@ -340,7 +340,7 @@ def _png_grid(plt, path: str, game, result: dict) -> None:
     axes[1].grid(alpha=0.3)
     axes[1].legend(fontsize=8)
     fig.suptitle(f"{game.name}: sweep of {xname} × {yname}, {result['games_per_point']} games per setting, "
-                 f"bots {', '.join(result['seats'])}")
+                 f"bots {display.bots(result['seats'])}")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -198,7 +198,7 @@ def print_comparison(console, args, base_game, variant_game, specs, result) -> N
     verdict = result["comparison"]
     games = len(result["base"]["lengths"])
     console.print(Text(f"{games} games each, the same seeds ({args.seed}..{args.seed + games - 1}) and bots "
-                       f"({', '.join(specs)}), tested as pairs", style="bold"))
+                       f"({display.bots(specs)}), tested as pairs", style="bold"))
     console.print(Text(f"base:    {base_game.name} ({base_game.path})"))
     console.print(Text(f"variant: {variant_game.name} ({variant_game.path})"))
     console.print(comparison_table(verdict["rows"]))

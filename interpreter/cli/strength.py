@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import strength
+from ..analysis import display, strength
 from ..analysis.simulation import run
 from .runs import check_specs, row_texts, run_spec
 
@@ -41,7 +41,7 @@ def report(weak_specs: list, strong_specs: list, rows: list, length=None) -> dic
 
 def print_check(console, check: dict, title: str = "strength check") -> None:
     console.print(Text(f"\n{title}: {check['games']} games at each strength, the same seeds; weak "
-                       f"{', '.join(check['weak'])}; strong {', '.join(check['strong'])}", style="bold"))
+                       f"{display.bots(check['weak'])}; strong {display.bots(check['strong'])}", style="bold"))
     table = Table(box=None, padding=(0, 1))
     for name in ("", "weak", "95% CI", "strong", "95% CI", "strong − weak", "95% CI", "p", "Holm p",
                  "verdict", "games to tell"):

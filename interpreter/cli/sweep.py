@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import report, sides, strength, sweep
+from ..analysis import display, report, sides, strength, sweep
 from ..analysis.simulation import simulate
 from ..game import load_game
 from . import strength as cli_strength
@@ -59,7 +59,7 @@ def print_sweep(console: Console, game, result: dict) -> None:
     names, players = result["swept"], result["players"]
     console.print(Text(f"{game.name}: {len(result['points'])} settings × {result['games_per_point']} games, "
                        f"seeds {result['seed']}..{result['seed'] + result['games_per_point'] - 1}, "
-                       f"bots {', '.join(result['seats'])}", style="bold"))
+                       f"bots {display.bots(result['seats'])}", style="bold"))
     table = Table(box=None, padding=(0, 1))
     for name in names:
         table.add_column(Text(name), justify="right")
