@@ -31,3 +31,13 @@ def test_a_stronger_setting_is_more_budget_and_the_options_are_checked():
         make_bot("lookahead:rounds=0", 0, 1)
     with pytest.raises(ParameterError):
         make_bot("lookahead:iterations=4", 0, 1)
+
+
+def test_a_stronger_setting_keeps_the_options_written_as_text():
+    """A policy or an engine is text: the strength check and the sanity report's advice write it back
+    as it was (they stopped with a ValueError before)."""
+    from interpreter.analysis.sanity import stronger_advice
+    assert stronger_spec("lookahead:policy=greedy") == "lookahead:policy=greedy,rollouts=16,budget=128"
+    assert stronger_spec("flat:engine=python") == "flat:engine=python,rollouts=16,budget=128"
+    make_bot(stronger_spec("lookahead:policy=greedy,epsilon=0.5"), 0, 1)
+    assert "--seats lookahead:policy=greedy,rollouts=16,budget=128" in stronger_advice(["lookahead:policy=greedy"])

@@ -224,8 +224,13 @@ def stronger_spec(spec: str, factor: int = STRENGTH_FACTOR):
     if not scaled:
         return None
     merged = {**options, **scaled}
-    return f"{name}:" + ",".join(f"{key}={_number(value) if not isinstance(value, bool) else value}"
-                                 for key, value in merged.items())
+    return f"{name}:" + ",".join(f"{key}={_option_text(value)}" for key, value in merged.items())
+
+
+def _option_text(value) -> str:
+    """An option's value as a spec writes it: a number without a needless ``.0``, text (a policy, an
+    engine) and true/false as they are."""
+    return str(value) if isinstance(value, (bool, str)) else _number(value)
 
 
 def _bot_class(name: str):
