@@ -138,8 +138,8 @@ def test_a_name_that_hides_a_built_in_is_a_note_and_hovers_as_the_rulesets_own(c
     assert client.at("textDocument/definition", path, *_position(text, "builtin.roll(6)", 9)) is None
 
 
-@pytest.mark.parametrize("spec, says", [("flat:rollout=16", "has no option 'rollout'"), ("flot", "unknown bot 'flot'"),
-                                        ("lookahead:rounds=0", "must be from 1")])
+@pytest.mark.parametrize("spec, says", [("flat:rollout=16", "has no option 'rollout'"), ("'flot'", "unknown bot 'flot'"),
+                                        ('"lookahead:rounds=0"', "must be from 1")])
 def test_a_bad_declared_bot_is_marked_on_its_value_as_validate_says(client, tmp_path, capsys, spec, says):
     text = MINIMAL.read_text(encoding="utf-8") + f"bots:\n  default: {spec}\n"
     path = tmp_path / "declared.yaml"
@@ -150,5 +150,7 @@ def test_a_bad_declared_bot_is_marked_on_its_value_as_validate_says(client, tmp_
     line, column = len(text.splitlines()), len("  default: ") + 1
     assert (int(expected["line"]), int(expected["column"])) == (line, column)
     assert diagnostic["range"]["start"] == {"line": line - 1, "character": column - 1}
+    marked = len("flat") if spec[0] not in "'\"" else len(spec)  # a name, or a quoted value whole
+    assert diagnostic["range"]["end"] == {"line": line - 1, "character": column - 1 + marked}
     assert diagnostic["message"] == expected["message"]
     assert "bots: default:" in diagnostic["message"] and says in diagnostic["message"]

@@ -50,10 +50,19 @@ def _diagnostic(error, path: str, lines: list, severity=lsp.DiagnosticSeverity.E
     line = position.line - 1 if here else 0
     start = position.column - 1 if here else 0
     text = lines[line] if 0 <= line < len(lines) else ""
-    word = an.WORD.match(text, start) if start < len(text) else None
-    end = word.end() if word else min(len(text), start + 1) if text else start
+    end = _marked_end(text, start)
     return lsp.Diagnostic(range=lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start))),
                           message=message, severity=severity, source=SOURCE)
+
+
+def _marked_end(text: str, start: int) -> int:
+    """Where the mark of an error at ``start`` of a line ends: a quoted value at its closing quote,
+    a name at its end, anything else after one character."""
+    quote = text[start:start + 1]
+    if quote in ("'", '"') and text.find(quote, start + 1) > start:
+        return text.find(quote, start + 1) + 1
+    word = an.WORD.match(text, start) if start < len(text) else None
+    return word.end() if word else min(len(text), start + 1) if text else start
 
 
 def _same_file(a: str, b: str) -> bool:
