@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import ROOT, RunningServer, screenshot
 from .helpers import (click_and_wait, create_table, live_table, play_by_clicks, seat_page, shown_ids, visible_ids,
                       wait_ready)
 
@@ -115,6 +115,26 @@ def test_every_game_is_drawn(web_server, context, key, seats):
     assert page.locator("#narration li").count() >= 1
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, f"table-{key}-start")
+
+
+def test_lobby_refuses_a_bad_declared_bot_and_names_one_beyond_the_servers_limits(tmp_path, context):
+    from playwright.sync_api import expect  # the browser fixture skips without Playwright
+    game = (ROOT / "tests" / "broken" / "_minimal.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "rulesets"
+    folder.mkdir()
+    (folder / "bad.yaml").write_text(game + "bots: {default: 'flat:rollout=16'}\n", encoding="utf-8")
+    (folder / "big.yaml").write_text(game + "bots: {default: 'flat:rollouts=5000'}\n", encoding="utf-8")
+    server = RunningServer(tmp_path / "saves", folder)
+    try:
+        page = _lobby(server, context, "bad")
+        expect(page.locator("#create-error")).to_contain_text("bots: default: bot 'flat' has no option 'rollout'")
+        expect(page.locator("#create")).to_be_disabled()
+        page.select_option("#ruleset", "big")
+        expect(page.locator("#create-error")).to_contain_text("rollouts is at most 1,000 on this server")
+        expect(page.locator("#create")).to_be_enabled()
+        expect(page.locator("#seats .seat-row").nth(1).locator(".seat-options")).to_have_value("")
+    finally:
+        server.stop()
 
 
 def test_lobby_starts_bot_seats_with_the_rulesets_declared_bot(web_server, context):
