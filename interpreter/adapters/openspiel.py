@@ -198,7 +198,7 @@ class RulebookGame(pyspiel.Game):
             return RulebookState(self)
         if self._root is None:  # every game starts at the same chance node: one shared tree below it
             self._root = self._new_match(self._seeds.getrandbits(63))
-        return RulebookState(self, MatchHandle(self._root, None, True))
+        return RulebookState(self, MatchHandle(self._root, None, True, self))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -213,21 +213,23 @@ class MatchHandle:
     such as CFR, best response and alpha-beta do, again and again for the same states) reaches a
     match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed; so does
     an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
-    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
+    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None).
+    ``game`` is the :class:`RulebookGame` (None in a handle unpickled: the state then asks OpenSpiel)."""
 
-    __slots__ = ("match", "seed", "shared", "fresh")
+    __slots__ = ("match", "seed", "shared", "fresh", "game")
 
-    def __init__(self, match=None, seed=None, shared=False):
+    def __init__(self, match=None, seed=None, shared=False, game=None):
         self.match = match
         self.seed = seed
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
+        self.game = game
 
     def __deepcopy__(self, memo) -> "MatchHandle":
         if self.match is None:
-            return MatchHandle(None, self.seed)
+            return MatchHandle(None, self.seed, False, self.game)
         self.shared = True
-        return MatchHandle(self.match, self.seed, True)
+        return MatchHandle(self.match, self.seed, True, self.game)
 
     def __reduce__(self):
         return (MatchHandle, (self.match, self.seed))
@@ -246,14 +248,18 @@ class RulebookState(pyspiel.State):
     without taking it.  ``state.match`` is for looking at: it may be shared with other states."""
 
     def __init__(self, game, handle=None):
-        super().__init__(game)
-        self._handle = MatchHandle() if handle is None else handle
+        pyspiel.State.__init__(self, game)
+        self._handle = MatchHandle(game=game) if handle is None else handle
+
+    def _game(self) -> RulebookGame:
+        game = self._handle.game
+        return game if game is not None else self.get_game()
 
     @property
     def match(self) -> Match:
         handle = self._handle
         if handle.match is None:
-            game = self.get_game()
+            game = self._game()
             if handle.seed is None:
                 handle.seed = game.pending_seed()
             handle.match = game.take(handle.seed)
@@ -264,7 +270,7 @@ class RulebookState(pyspiel.State):
         handle = self._handle
         if handle.match is not None:
             return handle.match
-        game = self.get_game()
+        game = self._game()
         if handle.seed is None:
             handle.seed = game.pending_seed()
         return game.peek(handle.seed)
@@ -318,7 +324,7 @@ class RulebookState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {int(action) + 1}"
-        return self.get_game().rulebook.action_space().describe_id(int(action))
+        return self._game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
         return (self._handle.match or self.match).is_terminal()
@@ -333,7 +339,7 @@ class RulebookState(pyspiel.State):
         return list(values)
 
     def _final_returns(self, match) -> list:
-        game = self.get_game()
+        game = self._game()
         if game.utility == "win":
             winners = set(match.winners())
             won = 1.0 if len(winners) == 1 else 0.0
