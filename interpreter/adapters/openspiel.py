@@ -50,6 +50,7 @@ import numpy as np
 import pyspiel
 
 from .match import Match, MatchObserver, cached_game
+from .openspiel_history import DeferredHistory
 from .ruleset_facts import draws_chance, perfect_information
 
 MAX_GAME_LENGTH = 10_000  # the default cap on the players' actions in one game
@@ -214,25 +215,30 @@ class MatchHandle:
     match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed; so does
     an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
     once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None).
-    ``game`` is the :class:`RulebookGame` (None in a handle unpickled: the state then asks OpenSpiel)."""
+    ``game`` is the :class:`RulebookGame` (None in a handle unpickled: the state then asks OpenSpiel);
+    ``unsynced`` and ``replay``: the actions OpenSpiel's C++ history still lacks
+    (:mod:`interpreter.adapters.openspiel_history`)."""
 
-    __slots__ = ("match", "seed", "shared", "fresh", "game")
+    __slots__ = ("match", "seed", "shared", "fresh", "game", "unsynced", "replay")
 
-    def __init__(self, match=None, seed=None, shared=False, game=None):
+    def __init__(self, match=None, seed=None, shared=False, game=None, unsynced=None):
         self.match = match
         self.seed = seed
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
         self.game = game
+        self.unsynced = unsynced
+        self.replay = None
 
     def __deepcopy__(self, memo) -> "MatchHandle":
+        unsynced = list(self.unsynced) if self.unsynced else None
         if self.match is None:
-            return MatchHandle(None, self.seed, False, self.game)
+            return MatchHandle(None, self.seed, False, self.game, unsynced)
         self.shared = True
-        return MatchHandle(self.match, self.seed, True, self.game)
+        return MatchHandle(self.match, self.seed, True, self.game, unsynced)
 
     def __reduce__(self):
-        return (MatchHandle, (self.match, self.seed))
+        return (MatchHandle, (self.match, self.seed, False, None, self.unsynced or None))
 
 
 def tree_budget(match) -> int:
@@ -241,7 +247,7 @@ def tree_budget(match) -> int:
     return max(MIN_TREE_STATES, TREE_BYTES // (STATE_BYTES_PER_JSON_BYTE * len(match.state.to_json())))
 
 
-class RulebookState(pyspiel.State):
+class RulebookState(DeferredHistory, pyspiel.State):
     """An OpenSpiel state over a :class:`Match` (held by a :class:`MatchHandle`).  The match is made
     when the state is first used (a state OpenSpiel makes only to copy another into, by ``Clone`` or
     ``DeserializeState``, costs nothing); until it is played, looking at it shows the next new game
@@ -276,7 +282,10 @@ class RulebookState(pyspiel.State):
         return game.peek(handle.seed)
 
     def current_player(self):
-        seat = (self._handle.match or self.match).current_player()
+        handle = self._handle
+        if handle.replay is not None:  # an action being handed over to the C++ history
+            return handle.replay
+        seat = (handle.match or self.match).current_player()
         return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player):
@@ -301,7 +310,7 @@ class RulebookState(pyspiel.State):
             listed = match.seen["chance"] = [(outcome.index, p) for outcome, p in match.state.chance_outcomes()]
         return list(listed)
 
-    def _apply_action(self, action):
+    def _take_action(self, action):
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
@@ -359,7 +368,8 @@ class RulebookState(pyspiel.State):
     def determinized(self, player, rng) -> "RulebookState":
         """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
         new = self.clone()
-        new._handle = MatchHandle(self.match.determinized(player, rng), self._handle.seed)
+        new._handle = MatchHandle(self.match.determinized(player, rng), self._handle.seed,
+                                  unsynced=new._handle.unsynced)
         return new
 
     def __str__(self):

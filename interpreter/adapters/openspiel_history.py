@@ -1,0 +1,92 @@
+"""OpenSpiel's history of a Python state, kept up to date only when someone reads it.
+
+OpenSpiel's ``state.apply_action(a)`` is C++: it calls back into Python twice (``current_player``,
+then ``_apply_action``) and appends ``(player, a)`` to the C++ history, which ``history()``,
+``serialize()`` and the others read.  Those two calls cost a Python state about as much as taking the
+action itself.  :class:`DeferredHistory` answers a Python caller's ``apply_action`` in Python and keeps
+what the C++ history still lacks in the state's handle (``handle.unsynced``: ``(player, action)``
+pairs); every Python method that reads the C++ history first hands them to C++ (:meth:`sync_history`,
+through C++'s own ``apply_action`` with the callbacks told not to apply them again), and so does the
+next action taken through C++ (``state.child``, C++ algorithms).  A copy (``clone``) copies the pairs
+with the C++ history, and the pickled attributes carry them, so a copy or a state saved by the C++
+function ``pyspiel.serialize_game_and_state`` (whose ``history=`` line may lack them) is whole again.
+
+The class using it keeps ``self._handle`` with the slots ``unsynced`` (a list, or None) and ``replay``
+(the player of the pair being handed over, or None), and implements ``_take_action(action)``.
+"""
+from __future__ import annotations
+
+import operator
+
+import pyspiel
+
+
+class DeferredHistory:
+    """The mixin of a ``pyspiel.State`` subclass (see the module's docstring)."""
+
+    __slots__ = ()
+
+    def apply_action(self, action) -> None:
+        """As OpenSpiel's ``apply_action``, taken in Python; the C++ history catches up when read."""
+        action = operator.index(action)
+        player = self.current_player()
+        self._take_action(action)
+        handle = self._handle
+        if handle.unsynced is None:
+            handle.unsynced = [(player, action)]
+        else:
+            handle.unsynced.append((player, action))
+
+    def _apply_action(self, action) -> None:
+        """OpenSpiel's callback from C++ ``ApplyAction``: a pair being handed over is applied already."""
+        handle = self._handle
+        if handle.replay is not None:
+            return
+        if handle.unsynced:
+            self.sync_history()
+        self._take_action(action)
+
+    def sync_history(self) -> None:
+        """Hand the pairs the C++ history lacks to C++, in order."""
+        handle = self._handle
+        pending, handle.unsynced = handle.unsynced, None
+        if not pending:
+            return
+        try:
+            for player, action in pending:
+                handle.replay = player
+                pyspiel.State.apply_action(self, action)
+        finally:
+            handle.replay = None
+
+    def history(self):
+        self.sync_history()
+        return pyspiel.State.history(self)
+
+    def history_str(self):
+        self.sync_history()
+        return pyspiel.State.history_str(self)
+
+    def full_history(self):
+        self.sync_history()
+        return pyspiel.State.full_history(self)
+
+    def move_number(self):
+        self.sync_history()
+        return pyspiel.State.move_number(self)
+
+    def is_initial_state(self):
+        self.sync_history()
+        return pyspiel.State.is_initial_state(self)
+
+    def is_initial_non_chance_state(self):
+        self.sync_history()
+        return pyspiel.State.is_initial_non_chance_state(self)
+
+    def serialize(self):
+        self.sync_history()
+        return pyspiel.State.serialize(self)
+
+    def __getstate__(self):
+        self.sync_history()
+        return pyspiel.State.__getstate__(self)
