@@ -91,8 +91,9 @@ class Match:
             self.seen = {}
             state.apply_action(int(i))
             return
-        if self.truncated:
-            raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
+        limit = self.limit
+        if limit is not None and self.steps >= limit and not state.over:  # truncated
+            raise IllegalActionError(f"the match reached its cap of {limit} steps",
                                      hint="it is over (truncated): start a new one")
         space = state.game.action_space()
         if not space.staged:

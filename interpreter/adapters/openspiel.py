@@ -190,6 +190,15 @@ class RulebookGame(pyspiel.Game):
                 return match
         return self._new_match(seed)
 
+    def next_match(self) -> tuple:
+        """``(seed, match)`` of the next new game, to be played (the pending one if it was looked at)."""
+        pending = self._pending
+        if pending is None:  # the usual case: nobody looked at it
+            seed = self._seeds.getrandbits(63)
+            return seed, self._new_match(seed)
+        self._pending = None
+        return pending[0], pending[1] if pending[1] is not None else self._new_match(pending[0])
+
     def _new_match(self, seed) -> Match:
         return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_states),
                      limit=self.decision_cap)
@@ -265,10 +274,10 @@ class RulebookState(DeferredHistory, pyspiel.State):
     def match(self) -> Match:
         handle = self._handle
         if handle.match is None:
-            game = self._game()
             if handle.seed is None:
-                handle.seed = game.pending_seed()
-            handle.match = game.take(handle.seed)
+                handle.seed, handle.match = self._game().next_match()
+            else:
+                handle.match = self._game().take(handle.seed)
         return handle.match
 
     def seen_match(self) -> Match:

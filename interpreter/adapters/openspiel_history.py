@@ -3,11 +3,11 @@
 OpenSpiel's ``state.apply_action(a)`` is C++: it calls back into Python twice (``current_player``,
 then ``_apply_action``) and appends ``(player, a)`` to the C++ history, which ``history()``,
 ``serialize()`` and the others read.  Those two calls cost a Python state about as much as taking the
-action itself.  :class:`DeferredHistory` answers a Python caller's ``apply_action`` in Python and keeps
+action itself.  :class:`DeferredHistory` answers a Python caller's ``apply_action`` (and ``child``) in Python and keeps
 what the C++ history still lacks in the state's handle (``handle.unsynced``: ``(player, action)``
 pairs); every Python method that reads the C++ history first hands them to C++ (:meth:`sync_history`,
 through C++'s own ``apply_action`` with the callbacks told not to apply them again), and so does the
-next action taken through C++ (``state.child``, C++ algorithms).  A copy (``clone``) copies the pairs
+next action taken through C++ (``apply_action_with_legality_check``, C++ algorithms).  A copy (``clone``) copies the pairs
 with the C++ history, and the pickled attributes carry them, so a copy or a state saved by the C++
 function ``pyspiel.serialize_game_and_state`` (whose ``history=`` line may lack them) is whole again.
 
@@ -36,6 +36,12 @@ class DeferredHistory:
             handle.unsynced = [(player, action)]
         else:
             handle.unsynced.append((player, action))
+
+    def child(self, action):
+        """As OpenSpiel's ``child``: a clone with the action applied (in Python, as ``apply_action``)."""
+        new = self.clone()
+        new.apply_action(action)
+        return new
 
     def _apply_action(self, action) -> None:
         """OpenSpiel's callback from C++ ``ApplyAction``: a pair being handed over is applied already."""
