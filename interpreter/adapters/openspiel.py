@@ -35,6 +35,8 @@ information-state tensors and strings come from the seat's view only (:mod:`inte
 fresh clone (``child``) reaches a state kept for tree searches (:class:`MatchHandle`).  States
 serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
+``apply_action`` and ``child`` called from Python are answered in Python, OpenSpiel's C++ history
+catching up when read (:mod:`interpreter.adapters.openspiel_history`).
 
 Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
 its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
