@@ -21,6 +21,19 @@ import operator
 import pyspiel
 
 
+def _synced(name: str):
+    """OpenSpiel's method ``name`` (which reads the C++ history), called once the history caught up."""
+    base = getattr(pyspiel.State, name)
+
+    def read(self, *args):
+        self.sync_history()
+        return base(self, *args)
+
+    read.__name__ = read.__qualname__ = name
+    read.__doc__ = f"As OpenSpiel's ``{name}``, once the C++ history caught up."
+    return read
+
+
 class DeferredHistory:
     """The mixin of a ``pyspiel.State`` subclass (see the module's docstring)."""
 
@@ -65,34 +78,9 @@ class DeferredHistory:
         finally:
             handle.replay = None
 
-    def history(self):
-        self.sync_history()
-        return pyspiel.State.history(self)
 
-    def history_str(self):
-        self.sync_history()
-        return pyspiel.State.history_str(self)
-
-    def full_history(self):
-        self.sync_history()
-        return pyspiel.State.full_history(self)
-
-    def move_number(self):
-        self.sync_history()
-        return pyspiel.State.move_number(self)
-
-    def is_initial_state(self):
-        self.sync_history()
-        return pyspiel.State.is_initial_state(self)
-
-    def is_initial_non_chance_state(self):
-        self.sync_history()
-        return pyspiel.State.is_initial_non_chance_state(self)
-
-    def serialize(self):
-        self.sync_history()
-        return pyspiel.State.serialize(self)
-
-    def __getstate__(self):
-        self.sync_history()
-        return pyspiel.State.__getstate__(self)
+# OpenSpiel's methods that read the C++ history: each answers once the history caught up
+HISTORY_READERS = ("history", "history_str", "full_history", "move_number", "is_initial_state",
+                   "is_initial_non_chance_state", "serialize", "__getstate__")
+for _name in HISTORY_READERS:
+    setattr(DeferredHistory, _name, _synced(_name))
