@@ -57,12 +57,13 @@ def test_python_actions_leave_the_history_the_cpp_path_makes(ruleset, explicit):
 
 def test_saved_states_carry_the_actions_the_cpp_history_lacks():
     pyspiel = _spiel()
+    from interpreter.adapters.openspiel_history import pairs_of
     game = pyspiel.load_game("rulebook", {"ruleset": "classic/leduc-poker", "seed": 2, "explicit_chance": True})
     state, rng = game.new_initial_state(), random.Random(4)
     for _ in range(4):
         state.apply_action(rng.choice(_choices(state)))
-    taken = [action for _, action in state._handle.unsynced]
-    assert len(taken) == 4  # nothing read the history yet: the C++ history lacks them all
+    taken = [action for _, action in pairs_of(state._handle.past, 4)]
+    assert state._handle.synced == 0  # nothing read the history yet: the C++ history lacks them all
     loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert loaded.history() == taken and str(loaded) == str(state)
     assert pickle.loads(pickle.dumps(state)).history() == taken

@@ -35,8 +35,8 @@ information-state tensors and strings come from the seat's view only (:mod:`inte
 fresh clone (``child``) reaches a state kept for tree searches (:class:`MatchHandle`).  States
 serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
-``apply_action`` and ``child`` called from Python are answered in Python, OpenSpiel's C++ history
-catching up when read (:mod:`interpreter.adapters.openspiel_history`).
+``apply_action`` and ``child`` called from Python are answered in Python (no C++ callbacks, no C++
+``Clone``), OpenSpiel's C++ history catching up when read (:mod:`interpreter.adapters.openspiel_history`).
 
 Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
 its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
@@ -52,7 +52,7 @@ import numpy as np
 import pyspiel
 
 from .match import Match, MatchObserver, cached_game
-from .openspiel_history import DeferredHistory
+from .openspiel_history import DeferredHistory, chain_of, pairs_of
 from .ruleset_facts import draws_chance, perfect_information
 
 MAX_GAME_LENGTH = 10_000  # the default cap on the players' actions in one game
@@ -227,29 +227,37 @@ class MatchHandle:
     an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
     once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None).
     ``game`` is the :class:`RulebookGame` (None in a handle unpickled: the state then asks OpenSpiel);
-    ``unsynced`` and ``replay``: the actions OpenSpiel's C++ history still lacks
-    (:mod:`interpreter.adapters.openspiel_history`)."""
+    ``past``, ``length``, ``synced`` and ``replay``: the state's history of actions, and how much of
+    it OpenSpiel's C++ history holds (:mod:`interpreter.adapters.openspiel_history`)."""
 
-    __slots__ = ("match", "seed", "shared", "fresh", "game", "unsynced", "replay")
+    __slots__ = ("match", "seed", "shared", "fresh", "game", "past", "length", "synced", "replay")
 
-    def __init__(self, match=None, seed=None, shared=False, game=None, unsynced=None):
+    def __init__(self, match=None, seed=None, shared=False, game=None, pairs=(), synced=0):
         self.match = match
         self.seed = seed
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
         self.game = game
-        self.unsynced = unsynced
+        self.past = chain_of(pairs)
+        self.length = len(pairs)
+        self.synced = synced
         self.replay = None
 
-    def __deepcopy__(self, memo) -> "MatchHandle":
-        unsynced = list(self.unsynced) if self.unsynced else None
+    def copy(self) -> "MatchHandle":
+        """The handle of a copy of the state: the same match, shared from now on, and history."""
         if self.match is None:
-            return MatchHandle(None, self.seed, False, self.game, unsynced)
-        self.shared = True
-        return MatchHandle(self.match, self.seed, True, self.game, unsynced)
+            new = MatchHandle(None, self.seed, False, self.game)
+        else:
+            self.shared = True
+            new = MatchHandle(self.match, self.seed, True, self.game)
+        new.past, new.length, new.synced = self.past, self.length, self.synced
+        return new
+
+    def __deepcopy__(self, memo) -> "MatchHandle":
+        return self.copy()
 
     def __reduce__(self):
-        return (MatchHandle, (self.match, self.seed, False, None, self.unsynced or None))
+        return (MatchHandle, (self.match, self.seed, False, None, pairs_of(self.past, self.length), self.synced))
 
 
 def tree_budget(match) -> int:
@@ -267,6 +275,12 @@ class RulebookState(DeferredHistory, pyspiel.State):
     def __init__(self, game, handle=None):
         pyspiel.State.__init__(self, game)
         self._handle = MatchHandle(game=game) if handle is None else handle
+
+    def _bare_copy(self) -> "RulebookState":
+        """A copy made in Python, sharing the match copy-on-write, with an empty C++ history."""
+        handle = self._handle.copy()
+        handle.synced = 0
+        return RulebookState(self._game(), handle)
 
     def _game(self) -> RulebookGame:
         game = self._handle.game
@@ -379,8 +393,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
     def determinized(self, player, rng) -> "RulebookState":
         """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
         new = self.clone()
-        new._handle = MatchHandle(self.match.determinized(player, rng), self._handle.seed,
-                                  unsynced=new._handle.unsynced)
+        handle = new._handle
+        handle.match, handle.shared, handle.fresh = self.match.determinized(player, rng), False, False
         return new
 
     def __str__(self):
