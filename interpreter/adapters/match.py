@@ -23,7 +23,7 @@ from ..runtime.observations import Observer, action_text, information_state_stri
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree")
+    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree", "space")
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
@@ -34,14 +34,11 @@ class Match:
         self.limit = limit  # the cap on steps (None: none)
         self.children = None  # {id: the match after it}, kept by kept_child, never changed
         self.tree = None  # [how many more the tree of kept children may keep], shared by the tree
+        self.space = state.game.action_space()  # the game's action ids
 
     @property
     def game(self):
         return self.state.game
-
-    @property
-    def space(self):
-        return self.state.game.action_space()
 
     def current_player(self):
         state = self.state
@@ -76,7 +73,7 @@ class Match:
             elif record is not None and record.count is not None:
                 ids = [outcome.index for outcome, _ in state.chance_outcomes()]
             else:
-                ids = state.game.action_space().legal_ids(state, self.prefix)
+                ids = self.space.legal_ids(state, self.prefix)
             seen["legal ids"] = ids
         return list(ids)
 
@@ -95,7 +92,7 @@ class Match:
         if limit is not None and self.steps >= limit and not state.over:  # truncated
             raise IllegalActionError(f"the match reached its cap of {limit} steps",
                                      hint="it is over (truncated): start a new one")
-        space = state.game.action_space()
+        space = self.space
         if not space.staged:
             action = space.legal_table(state).get(i)
             if action is None:
@@ -122,7 +119,7 @@ class Match:
         the state itself or (``copy``, explicit chance) to a copy this match takes instead."""
         state = self.state
         frame = state.stack[-1]
-        self.history.append((state.decider, bool(action.public), action,
+        self.history.append((state.decider, bool(action.option.public), action,
                              state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
         if copy:

@@ -335,25 +335,28 @@ class RulebookState(DeferredHistory, pyspiel.State):
             listed = match.seen["chance"] = [(outcome.index, p) for outcome, p in match.state.chance_outcomes()]
         return list(listed)
 
-    def _take_action(self, action):
+    def _take_action(self, action) -> int:
+        """Apply an action (or a chance outcome); the player who took it, as OpenSpiel numbers them."""
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
+            player = match.current_player()
             match.apply_id(action)
-            return
+            return _TERMINAL if player is None else player
         if match is None:
-            self.match
+            match = self.match
+        player = match.current_player()
         if handle.shared:
-            parent = handle.match
-            if handle.fresh or (parent.tree is not None and parent.current_player() == _CHANCE):
+            if handle.fresh or (match.tree is not None and player == _CHANCE):
                 # the first action on a fresh copy, or an outcome at a kept chance node: so the
                 # chance nodes below a kept one (a deal from the shared explicit-chance root) are kept too
                 handle.fresh = False
-                handle.match, handle.shared = parent.kept_child(action, tree_budget)
-                return
-            handle.match, handle.shared = parent.child(action), False
-            return
-        handle.match.apply_id(action)
+                handle.match, handle.shared = match.kept_child(action, tree_budget)
+            else:
+                handle.match, handle.shared = match.child(action), False
+        else:
+            match.apply_id(action)
+        return _TERMINAL if player is None else player
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -16,8 +16,9 @@ the chain, so a copy or a state saved by the C++ function ``pyspiel.serialize_ga
 history and the chain.
 
 The class using it keeps ``self._handle`` with the slots ``past``, ``length``, ``synced`` and ``replay``
-(the player of the action being handed over, or None), and implements ``_take_action(action)`` and
-``_bare_copy()`` (a copy sharing the position, with an empty C++ history).
+(the player of the action being handed over, or None), and implements ``_take_action(action)`` (which
+applies it and returns the player who took it) and ``_bare_copy()`` (a copy sharing the position,
+with an empty C++ history).
 """
 from __future__ import annotations
 
@@ -65,8 +66,7 @@ class DeferredHistory:
     def apply_action(self, action) -> None:
         """As OpenSpiel's ``apply_action``, taken in Python; the C++ history catches up when read."""
         action = operator.index(action)
-        player = self.current_player()
-        self._take_action(action)
+        player = self._take_action(action)
         handle = self._handle
         handle.past = (handle.past, player, action)
         handle.length += 1
@@ -84,8 +84,7 @@ class DeferredHistory:
             return
         if handle.synced < handle.length:
             self.sync_history()
-        player = self.current_player()
-        self._take_action(action)
+        player = self._take_action(action)
         handle.past = (handle.past, player, action)
         handle.length += 1
         handle.synced = handle.length  # C++ appends it when this returns
