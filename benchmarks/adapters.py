@@ -16,7 +16,10 @@ second; chance outcomes are not counted as decisions):
 Prints the rates and the ratios adapter/engine and explicit/seeded (of the slower to the faster:
 1.0 is no overhead).  ``--layers`` prints instead, seeded, the µs a decision takes as each layer of the
 adapter is added: the engine's loop, + action ids (``ActionSpace.legal_ids``/``legal_table``), +
-``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.
+``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.  ``--copies`` prints, for the adapter in
+explicit chance, the copies of an engine state (``State.clone``) and the steps run (a player's action
+or a chance outcome run by :mod:`interpreter.runtime.chance`, once more when a step stops at a chance
+node) per game, against the decisions and chance nodes of a game.
 """
 from __future__ import annotations
 
@@ -110,6 +113,39 @@ def layers(ruleset: str, seconds: float) -> list:
     return [1e6 / _rate(play, seconds) for play in plays]
 
 
+def copies(ruleset: str, games: int = 2000) -> dict:
+    """Per game of random play through the adapter in explicit chance: state copies, steps run,
+    decisions and chance nodes (``State.clone`` and ``chance._fed`` counted while the games run)."""
+    import pyspiel
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    from interpreter.runtime import chance, state
+
+    spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0, "explicit_chance": True})
+    counts = {"copies": 0, "steps": 0, "decisions": 0, "chance nodes": 0}
+    clone, fed = state.State.clone, chance._fed
+
+    def counted_clone(s):
+        counts["copies"] += 1
+        return clone(s)
+
+    def counted_fed(work, chosen, step):
+        counts["steps"] += 1
+        return fed(work, chosen, step)
+
+    state.State.clone, chance._fed = counted_clone, counted_fed
+    try:
+        for seed in range(games):
+            rng, s = random.Random(seed), spiel.new_initial_state()
+            while not s.is_terminal():
+                node = s.is_chance_node()
+                counts["chance nodes" if node else "decisions"] += 1
+                s.apply_action(rng.choice([o for o, _ in s.chance_outcomes()] if node else s.legal_actions()))
+    finally:
+        state.State.clone, chance._fed = clone, fed
+    return {name: count / games for name, count in counts.items()}
+
+
 def measure(ruleset: str, seconds: float) -> dict:
     import pyspiel
 
@@ -131,7 +167,16 @@ def main(argv=None) -> int:
     parser.add_argument("--rulesets", nargs="+", default=CLASSICS)
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per row (default 2)")
     parser.add_argument("--layers", action="store_true", help="µs a decision as each layer is added (seeded)")
+    parser.add_argument("--copies", action="store_true",
+                        help="explicit chance: state copies and steps run per game (2,000 games)")
     args = parser.parse_args(argv)
+    if args.copies:
+        print(f"{'ruleset':<22}{'copies':>9}{'steps':>9}{'decisions':>11}{'chance':>9}   (per game)")
+        for ruleset in args.rulesets:
+            row = copies(ruleset)
+            print(f"{ruleset.split('/')[-1]:<22}" + "".join(f"{row[k]:>{w}.2f}" for k, w in
+                  (("copies", 9), ("steps", 9), ("decisions", 11), ("chance nodes", 9))), flush=True)
+        return 0
     if args.layers:
         print(f"{'ruleset':<22}{'engine':>9}{'+ ids':>9}{'+ Match':>9}{'+ pyspiel':>10}   (µs a decision)")
         for ruleset in args.rulesets:

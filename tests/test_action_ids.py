@@ -154,3 +154,22 @@ def test_a_counter_that_feeds_on_itself_has_no_range_and_is_found_quickly(tmp_pa
     game = load_game(path)
     with pytest.raises(Exception, match="'n' of option 'take' has no known range"):
         game.num_distinct_actions()
+
+
+def test_remembered_ids_are_the_ids_a_fresh_numbering_gives():
+    """The ids an action space remembers by option and values (ActionSpace._known_ids) are those a
+    new action space, remembering nothing, gives at every decision of random games."""
+    from interpreter.runtime.action_ids import ActionSpace
+
+    for name in ("tic-tac-toe", "goofspiel", "liars-dice", "leduc-poker"):
+        game = load_game(f"rulesets/classic/{name}.yaml")
+        space = game.action_space()
+        for seed in range(5):
+            rng = random.Random(seed)
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                table = space.legal_table(state)
+                assert table == ActionSpace(game).legal_table(state)
+                assert space.legal_ids(state) == sorted(table)
+                state.apply_action(table[rng.choice(sorted(table))])
+        assert space._known_ids  # the ids were remembered, and kept giving the same answers

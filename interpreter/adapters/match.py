@@ -18,12 +18,12 @@ from pathlib import Path
 from dsl.errors import IllegalActionError
 
 from ..game import load_game
-from ..runtime.chance import CHANCE, outcome_child
+from ..runtime.chance import CHANCE, action_child, outcome_child
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree")
+    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree", "space")
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
         self.state = state
@@ -34,14 +34,11 @@ class Match:
         self.limit = limit  # the cap on steps (None: none)
         self.children = None  # {id: the match after it}, kept by kept_child, never changed
         self.tree = None  # [how many more the tree of kept children may keep], shared by the tree
+        self.space = state.game.action_space()  # the game's action ids
 
     @property
     def game(self):
         return self.state.game
-
-    @property
-    def space(self):
-        return self.state.game.action_space()
 
     def current_player(self):
         state = self.state
@@ -76,29 +73,32 @@ class Match:
             elif record is not None and record.count is not None:
                 ids = [outcome.index for outcome, _ in state.chance_outcomes()]
             else:
-                ids = state.game.action_space().legal_ids(state, self.prefix)
+                ids = self.space.legal_ids(state, self.prefix)
             seen["legal ids"] = ids
         return list(ids)
 
-    def apply_id(self, i: int) -> None:
+    def apply_id(self, i: int, _copy: bool = False) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
-        (which no seat sees: it shows only in what the seats' views show afterwards)."""
+        (which no seat sees: it shows only in what the seats' views show afterwards).  ``_copy``
+        (:meth:`child`, flat space, explicit chance, at a decision): the state is shared with the
+        parent match, and a whole action makes this match a new state instead of changing it."""
         state = self.state
         record = state.chance
         if record is not None and record.count is not None:
             self.seen = {}
             state.apply_action(int(i))
             return
-        if self.truncated:
-            raise IllegalActionError(f"the match reached its cap of {self.limit} steps",
+        limit = self.limit
+        if limit is not None and self.steps >= limit and not state.over:  # truncated
+            raise IllegalActionError(f"the match reached its cap of {limit} steps",
                                      hint="it is over (truncated): start a new one")
-        space = state.game.action_space()
+        space = self.space
         if not space.staged:
             action = space.legal_table(state).get(i)
             if action is None:
                 raise IllegalActionError(f"the id {i} is not legal now",
                                          hint="choose one of the legal ids (the action mask)")
-            self._take(action, (i,))
+            self._take(action, (i,), _copy)
             self.steps += 1
             return
         if i not in space.legal_ids(self.state, self.prefix):
@@ -114,24 +114,33 @@ class Match:
         else:
             self.prefix = prefix
 
-    def _take(self, action, ids) -> None:
-        """Apply a whole action of the deciding seat (at a decision: no chance node, not over)."""
+    def _take(self, action, ids, copy=False) -> None:
+        """Apply a whole action of the deciding seat (at a decision: no chance node, not over), to
+        the state itself or (``copy``, explicit chance) to a copy this match takes instead."""
         state = self.state
         frame = state.stack[-1]
-        self.history.append((state.decider, bool(action.public), action,
+        self.history.append((state.decider, bool(action.option.public), action,
                              state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
-        state.apply_action(action)
+        if copy:
+            self.state = action_child(state, action)
+        else:
+            state.apply_action(action)
 
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
 
     def child(self, i: int) -> "Match":
-        """The match after id ``i``, this one unchanged (a copy, then ``apply_id``; at an explicit
-        chance node the engine makes the state after the outcome without copying this one first)."""
+        """The match after id ``i``, this one unchanged (a copy, then ``apply_id``; in explicit chance
+        the engine makes the state after an outcome or an action without copying this one first:
+        :func:`~interpreter.runtime.chance.outcome_child`, :func:`~interpreter.runtime.chance.action_child`)."""
         record = self.state.chance
         if record is not None and record.count is not None:
             return Match(outcome_child(self.state, int(i)), self.prefix, self.history, self.steps, self.limit)
+        if record is not None and not self.space.staged:  # explicit chance: the step copies the state once
+            child = Match(self.state, self.prefix, self.history, self.steps, self.limit)
+            child.apply_id(i, True)
+            return child
         child = self.clone()
         child.apply_id(i)
         return child

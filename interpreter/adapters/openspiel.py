@@ -35,6 +35,8 @@ information-state tensors and strings come from the seat's view only (:mod:`inte
 fresh clone (``child``) reaches a state kept for tree searches (:class:`MatchHandle`).  States
 serialize through the engine's exact JSON, with the generator's state, both by ``state.serialize()``
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
+``apply_action`` and ``child`` called from Python are answered in Python (no C++ callbacks, no C++
+``Clone``), OpenSpiel's C++ history catching up when read (:mod:`interpreter.adapters.openspiel_history`).
 
 Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
 its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
@@ -50,6 +52,7 @@ import numpy as np
 import pyspiel
 
 from .match import Match, MatchObserver, cached_game
+from .openspiel_history import DeferredHistory, chain_of, pairs_of
 from .ruleset_facts import draws_chance, perfect_information
 
 MAX_GAME_LENGTH = 10_000  # the default cap on the players' actions in one game
@@ -189,6 +192,15 @@ class RulebookGame(pyspiel.Game):
                 return match
         return self._new_match(seed)
 
+    def next_match(self) -> tuple:
+        """``(seed, match)`` of the next new game, to be played (the pending one if it was looked at)."""
+        pending = self._pending
+        if pending is None:  # the usual case: nobody looked at it
+            seed = self._seeds.getrandbits(63)
+            return seed, self._new_match(seed)
+        self._pending = None
+        return pending[0], pending[1] if pending[1] is not None else self._new_match(pending[0])
+
     def _new_match(self, seed) -> Match:
         return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_states),
                      limit=self.decision_cap)
@@ -198,7 +210,7 @@ class RulebookGame(pyspiel.Game):
             return RulebookState(self)
         if self._root is None:  # every game starts at the same chance node: one shared tree below it
             self._root = self._new_match(self._seeds.getrandbits(63))
-        return RulebookState(self, MatchHandle(self._root, None, True))
+        return RulebookState(self, MatchHandle(self._root, None, True, self))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -213,24 +225,39 @@ class MatchHandle:
     such as CFR, best response and alpha-beta do, again and again for the same states) reaches a
     match kept in the parent's ``children`` (:meth:`Match.kept_child`), which is never changed; so does
     an outcome applied at a kept chance node (the deal below the shared explicit-chance root is kept
-    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None)."""
+    once, for every game that is dealt the same).  Before the match is made the handle holds the seed of the game it will be (``match`` None).
+    ``game`` is the :class:`RulebookGame` (None in a handle unpickled: the state then asks OpenSpiel);
+    ``past``, ``length``, ``synced`` and ``replay``: the state's history of actions, and how much of
+    it OpenSpiel's C++ history holds (:mod:`interpreter.adapters.openspiel_history`)."""
 
-    __slots__ = ("match", "seed", "shared", "fresh")
+    __slots__ = ("match", "seed", "shared", "fresh", "game", "past", "length", "synced", "replay")
 
-    def __init__(self, match=None, seed=None, shared=False):
+    def __init__(self, match=None, seed=None, shared=False, game=None, pairs=(), synced=0):
         self.match = match
         self.seed = seed
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
+        self.game = game
+        self.past = chain_of(pairs)
+        self.length = len(pairs)
+        self.synced = synced
+        self.replay = None
+
+    def copy(self) -> "MatchHandle":
+        """The handle of a copy of the state: the same match, shared from now on, and history."""
+        if self.match is None:
+            new = MatchHandle(None, self.seed, False, self.game)
+        else:
+            self.shared = True
+            new = MatchHandle(self.match, self.seed, True, self.game)
+        new.past, new.length, new.synced = self.past, self.length, self.synced
+        return new
 
     def __deepcopy__(self, memo) -> "MatchHandle":
-        if self.match is None:
-            return MatchHandle(None, self.seed)
-        self.shared = True
-        return MatchHandle(self.match, self.seed, True)
+        return self.copy()
 
     def __reduce__(self):
-        return (MatchHandle, (self.match, self.seed))
+        return (MatchHandle, (self.match, self.seed, False, None, pairs_of(self.past, self.length), self.synced))
 
 
 def tree_budget(match) -> int:
@@ -239,24 +266,34 @@ def tree_budget(match) -> int:
     return max(MIN_TREE_STATES, TREE_BYTES // (STATE_BYTES_PER_JSON_BYTE * len(match.state.to_json())))
 
 
-class RulebookState(pyspiel.State):
+class RulebookState(DeferredHistory, pyspiel.State):
     """An OpenSpiel state over a :class:`Match` (held by a :class:`MatchHandle`).  The match is made
     when the state is first used (a state OpenSpiel makes only to copy another into, by ``Clone`` or
     ``DeserializeState``, costs nothing); until it is played, looking at it shows the next new game
     without taking it.  ``state.match`` is for looking at: it may be shared with other states."""
 
     def __init__(self, game, handle=None):
-        super().__init__(game)
-        self._handle = MatchHandle() if handle is None else handle
+        pyspiel.State.__init__(self, game)
+        self._handle = MatchHandle(game=game) if handle is None else handle
+
+    def _bare_copy(self) -> "RulebookState":
+        """A copy made in Python, sharing the match copy-on-write, with an empty C++ history."""
+        handle = self._handle.copy()
+        handle.synced = 0
+        return RulebookState(self._game(), handle)
+
+    def _game(self) -> RulebookGame:
+        game = self._handle.game
+        return game if game is not None else self.get_game()
 
     @property
     def match(self) -> Match:
         handle = self._handle
         if handle.match is None:
-            game = self.get_game()
             if handle.seed is None:
-                handle.seed = game.pending_seed()
-            handle.match = game.take(handle.seed)
+                handle.seed, handle.match = self._game().next_match()
+            else:
+                handle.match = self._game().take(handle.seed)
         return handle.match
 
     def seen_match(self) -> Match:
@@ -264,13 +301,16 @@ class RulebookState(pyspiel.State):
         handle = self._handle
         if handle.match is not None:
             return handle.match
-        game = self.get_game()
+        game = self._game()
         if handle.seed is None:
             handle.seed = game.pending_seed()
         return game.peek(handle.seed)
 
     def current_player(self):
-        seat = (self._handle.match or self.match).current_player()
+        handle = self._handle
+        if handle.replay is not None:  # an action being handed over to the C++ history
+            return handle.replay
+        seat = (handle.match or self.match).current_player()
         return _TERMINAL if seat is None else seat
 
     def _legal_actions(self, player):
@@ -295,30 +335,33 @@ class RulebookState(pyspiel.State):
             listed = match.seen["chance"] = [(outcome.index, p) for outcome, p in match.state.chance_outcomes()]
         return list(listed)
 
-    def _apply_action(self, action):
+    def _take_action(self, action) -> int:
+        """Apply an action (or a chance outcome); the player who took it, as OpenSpiel numbers them."""
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
+            player = match.current_player()
             match.apply_id(action)
-            return
+            return _TERMINAL if player is None else player
         if match is None:
-            self.match
+            match = self.match
+        player = match.current_player()
         if handle.shared:
-            parent = handle.match
-            if handle.fresh or (parent.tree is not None and parent.current_player() == _CHANCE):
+            if handle.fresh or (match.tree is not None and player == _CHANCE):
                 # the first action on a fresh copy, or an outcome at a kept chance node: so the
                 # chance nodes below a kept one (a deal from the shared explicit-chance root) are kept too
                 handle.fresh = False
-                handle.match, handle.shared = parent.kept_child(action, tree_budget)
-                return
-            handle.match, handle.shared = parent.child(action), False
-            return
-        handle.match.apply_id(action)
+                handle.match, handle.shared = match.kept_child(action, tree_budget)
+            else:
+                handle.match, handle.shared = match.child(action), False
+        else:
+            match.apply_id(action)
+        return _TERMINAL if player is None else player
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance outcome {int(action) + 1}"
-        return self.get_game().rulebook.action_space().describe_id(int(action))
+        return self._game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
         return (self._handle.match or self.match).is_terminal()
@@ -333,7 +376,7 @@ class RulebookState(pyspiel.State):
         return list(values)
 
     def _final_returns(self, match) -> list:
-        game = self.get_game()
+        game = self._game()
         if game.utility == "win":
             winners = set(match.winners())
             won = 1.0 if len(winners) == 1 else 0.0
@@ -353,7 +396,8 @@ class RulebookState(pyspiel.State):
     def determinized(self, player, rng) -> "RulebookState":
         """A copy in which what ``player`` cannot see is dealt anew (``State.determinize``)."""
         new = self.clone()
-        new._handle = MatchHandle(self.match.determinized(player, rng), self._handle.seed)
+        handle = new._handle
+        handle.match, handle.shared, handle.fresh = self.match.determinized(player, rng), False, False
         return new
 
     def __str__(self):

@@ -27,6 +27,7 @@ from .instructions import CHOOSE
 from .staging import stage_order
 
 FLAT_LIMIT = 10_000
+KNOWN_IDS = 100_000  # how many ids of values an action space remembers (see ActionSpace._keys)
 COPIES = 32  # ids reserved for actions whose meaning repeats another's (see above)
 KINDS = ("component", "cell", "player", "int", "str", "bool")  # numbered parameter kinds, in vocabulary order
 
@@ -82,6 +83,8 @@ class ActionSpace:
         self._constant_id = {} if self.staged else {  # OptionSpec -> its one flat id (no numbered parameter)
             spec: self.flat_offsets[index] for spec, index in self._option_of.items()
             if all(kind == "other" for kind, _, _ in self.options[index][2])}
+        self._known_ids: dict = {}  # {OptionSpec: {values: flat id}} of ids that need nothing of the state
+        self._known_count = 0
         self._plans = {} if self.staged else {  # OptionSpec -> how to number it quickly (see _plan)
             spec: self._plan(index) for spec, index in self._option_of.items()
             if spec not in self._constant_id and self._plan(index) is not None}
@@ -183,28 +186,15 @@ class ActionSpace:
         legal = state.legal_actions()
         if self._cache[0] is legal:
             return self._cache[1]
-        meaning, constant, plans = (self.stage_ids if self.staged else self.flat_id), self._constant_id, self._plans
-        keys = []
-        for action in legal:  # flat_id, in line where a plan says how (it is run for every legal action)
-            option = action.option
-            if option in constant:
-                keys.append(constant[option])
-                continue
-            plan = plans.get(option)
-            if plan is not None:
-                number, values = 0, action.values
-                for position, low, size, names in plan[1]:
-                    value = values[position]
-                    if type(value) is not int:
-                        break
-                    key = value - low if names is None else names[value]
-                    if not 0 <= key < size:
-                        break
-                    number = number * size + key
-                else:
-                    keys.append(plan[0] + number)
-                    continue
-            keys.append(meaning(state, action))
+        keys = None
+        if not self.staged:
+            known = self._known_ids
+            try:  # the usual case: every action's id is known from an earlier decision
+                keys = [known[action.option][action.values] for action in legal]
+            except (KeyError, TypeError):  # an id not seen yet, or values that are no key (a list)
+                pass
+        if keys is None:
+            keys = self._keys(state, legal)
         table = dict(zip(keys, legal))
         if len(table) == len(legal):  # the usual case: no two actions mean the same
             self._cache = (legal, table, sorted(table) if not self.staged else None)
@@ -233,6 +223,41 @@ class ActionSpace:
             copies += len(group) - (0 if self.staged else 1)
         self._cache = (legal, table, sorted(table) if not self.staged else None)
         return table
+
+    def _keys(self, state, legal) -> list:
+        """The id (flat) or stage ids (staged) of each legal action; ids that need nothing of the
+        state (a constant option's, or a plan's) are remembered in ``_known_ids``."""
+        meaning, constant, plans, known = (self.stage_ids if self.staged else self.flat_id), \
+            self._constant_id, self._plans, self._known_ids
+        keys = []
+        for action in legal:  # flat_id, in line where a plan says how (it is run for every legal action)
+            option = action.option
+            key = constant.get(option)
+            if key is None:
+                plan = plans.get(option)
+                if plan is not None:
+                    number, values = 0, action.values
+                    for position, low, size, names in plan[1]:
+                        value = values[position]
+                        if type(value) is not int:
+                            break
+                        part = value - low if names is None else names[value]
+                        if not 0 <= part < size:
+                            break
+                        number = number * size + part
+                    else:
+                        key = plan[0] + number
+            if key is None:
+                keys.append(meaning(state, action))
+                continue
+            keys.append(key)
+            if self._known_count < KNOWN_IDS:
+                try:
+                    known.setdefault(option, {})[action.values] = key
+                    self._known_count += 1
+                except TypeError:  # values that are no key (a list)
+                    pass
+        return keys
 
     def legal_ids(self, state, prefix=()) -> list:
         """The ids legal now (flat), or legal at the next stage after ``prefix`` (staged)."""

@@ -14,7 +14,8 @@ copy of that state.  So the rules run exactly as in seeded mode, with outcomes i
 A player's action runs on the state itself, with a copy kept to go back to; one that cannot meet a
 chance node — the rules call ``roll``/``shuffle`` only in the setup (:func:`chance_in_play`) and no zone
 has an undetermined block — needs no copy, as in seeded mode.  :func:`outcome_child` gives the state
-after an outcome without changing (or first copying) the chance node.
+after an outcome without changing (or first copying) the chance node, :func:`action_child` the state after
+a player's action with one copy (the state it leaves unchanged is the one to go back to).
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
@@ -356,6 +357,23 @@ def outcome_child(s, outcome):
         work = s.clone()
         work.chance = ChanceRecord(record.before, record.action, chosen, count, record.begin)
     return work
+
+
+def action_child(s, action):
+    """The state after a player's action (an Action of ``s``, or its text) at ``s``, a decision in
+    explicit mode, ``s`` unchanged: what applying it to a copy of ``s`` gives, with one copy (the step
+    runs on it, and ``s`` itself is there to go back to when the step needs chance)."""
+    index = _index_of(s, action)
+    work = s.clone()
+    if _chance_free(s):
+        _run_in_place(work, index)
+        return work
+    count = _fed(work, [], _step(index))
+    if count is None:
+        return work
+    node = s.clone()
+    node.chance = ChanceRecord(s.clone(), index, [], count)
+    return node
 
 
 def _outcome_index(record, outcome) -> int:

@@ -286,7 +286,8 @@ class State:
         leaves the state as it was.  In explicit chance mode a chance outcome is applied the same way."""
         legal = self.legal_cache  # an action of this very decision (the usual case) is legal at once; a
         batch = action.batch if type(action) is Action else None  # state with legal actions is not broken
-        if not (legal is not None and type(batch) is ActionBatch and batch.actions is legal and self.chance is None):
+        if not (legal is not None and type(batch) is ActionBatch and batch.actions is legal
+                and (self.chance is None or not self.chance.explicit)):  # (or a step being run in explicit mode)
             action = self._legal(action)
             if action is None:  # a chance outcome, applied
                 return
