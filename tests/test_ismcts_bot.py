@@ -13,7 +13,7 @@ from interpreter.bots.ismcts import IsmctsBot, keyed_actions
 from tests.test_bots import HIDDEN_HANDS, mid_game, swapped_hidden
 from tests.test_focus_bot import grab  # noqa: F401  (the fixture: a game of twelve actions, one of them wins)
 
-SPECS = ["ismcts:iterations=60", "ismcts:iterations=12,expand=all"]
+SPECS = ["ismcts:iterations=60,expand=one", "ismcts:iterations=12"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -144,7 +144,7 @@ def test_in_a_game_of_hidden_hands_and_chance_it_plays_from_its_dealt_worlds_onl
 def test_a_stronger_setting_is_more_iterations_and_the_options_are_checked():
     assert stronger_spec("ismcts") == "ismcts:iterations=800"
     assert stronger_spec("ismcts:seconds=0.01") == "ismcts:seconds=0.04"
-    assert IsmctsBot.options["expand"] == "one"
+    assert IsmctsBot.options["expand"] == "all"
     with pytest.raises(ParameterError, match="one, all"):
         make_bot("ismcts:expand=some", 0, 1)
     with pytest.raises(ParameterError, match="auto, native, python"):

@@ -66,8 +66,8 @@ class IsmctsBot(Bot):
                    "the seat knows, walks down by UCB with availability counts (`c`), adds a node and plays "
                    "`rounds` rounds of the table (at most `depth` decisions), judged as `flat` judges; `engine`: "
                    "auto (the native kernel where available), python")
-    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "rounds": 2, "depth": 40, "shared": 0.5,
-               "expand": "one", "engine": "auto"}
+    options = {"iterations": 200, "seconds": 0.0, "c": 0.7, "rounds": 4, "depth": 40, "shared": 0.5,
+               "expand": "all", "engine": "auto"}
     limits = {"iterations": (1, 10**7), "seconds": (0, 86400), "c": (0, 100), "rounds": (1, 10**4),
               "depth": (0, 10**6), "shared": (0, 1)}
     strength = ("iterations",)
@@ -101,9 +101,15 @@ class IsmctsBot(Bot):
             mute(world)  # a search copy: nobody reads its narration
             self.iterate(root, world)
         self.iterations_done += done
-        visits = [(root.children[key].visits if key in root.children else -1, i) for i, (key, _) in enumerate(legal)]
-        most = max(v for v, _ in visits)
-        return legal[self.rng.choice([i for v, i in visits if v == most])][1]
+        ranked = [(self.rank(root.children.get(key)), i) for i, (key, _) in enumerate(legal)]
+        best = max(rank for rank, _ in ranked)
+        return legal[self.rng.choice([i for rank, i in ranked if rank == best])][1]
+
+    @staticmethod
+    def rank(child) -> tuple:
+        """How good a root action looks after the search: its visits (the robust child), then its
+        mean value, which decides among the actions a short search visited equally often."""
+        return (-1, 0.0) if child is None else (child.visits, child.total / child.visits)
 
     def iterate(self, root, world) -> None:
         """One iteration on the dealt ``world``: down the tree, new nodes (one, or with ``expand=all``
