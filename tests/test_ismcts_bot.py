@@ -1,77 +1,18 @@
 """The `ismcts` bot (information-set MCTS: one tree over actions matched across dealt worlds, short
-judged playouts): it takes the one winning move, plays the same for a seed and an iteration budget,
-decides alike with either rollout engine, matches actions across worlds by what they mean, and
-never reads what its seat cannot see."""
+judged playouts): it matches actions across worlds by what they mean and never reads what its seat
+cannot see; its options are checked.  That it takes the one winning move and plays the same for a
+seed and an iteration budget is tested with `focus` in tests/test_focus_bot.py; that it decides
+alike with either rollout engine, and alike in states that differ only in cards its seat cannot see,
+in tests/test_bots.py."""
 import random
 
 import pytest
 
 from dsl.errors import ParameterError
 from interpreter import load_game
-from interpreter.bots import make_bot, play_game, stronger_spec
+from interpreter.bots import make_bot, stronger_spec
 from interpreter.bots.ismcts import IsmctsBot, keyed_actions
-from tests.test_bots import HIDDEN_HANDS, mid_game, swapped_hidden
-from tests.test_focus_bot import grab  # noqa: F401  (the fixture: a game of twelve actions, one of them wins)
-
-SPECS = ["ismcts:iterations=60,expand=one", "ismcts:iterations=12"]
-
-
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("seed", range(4))
-def test_it_takes_the_one_winning_move_among_twelve(grab, spec, seed):
-    state = grab.new_initial_state(seed)
-    assert len(state.legal_actions()) == 12
-    chosen = make_bot(spec, 0, seed).choose(state)
-    assert str(chosen).endswith("7")
-
-
-def test_a_winning_move_also_wins_the_game(grab):
-    state = grab.new_initial_state(1)
-    play_game(state, [make_bot("ismcts:iterations=40", 0, 5), make_bot("random", 1, 6)])
-    assert state.winners() == [0] and state.end_reason == "seven"
-
-
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
-def test_the_same_seed_and_budget_give_the_same_choices(spec, ruleset):
-    game = load_game(ruleset, players=2)
-    state, rng = game.new_initial_state(3), random.Random(3)
-    choices = []
-    while not state.is_terminal() and len(choices) < 3:
-        actions = state.legal_actions()
-        if len(actions) > 1 and rng.random() < 0.3:
-            seat = state.current_player()
-            first = [str(make_bot(spec, seat, k).choose(state.clone())) for k in (21, 22)]
-            again = [str(make_bot(spec, seat, k).choose(state.clone())) for k in (21, 22)]
-            assert first == again
-            choices.append(first[0])
-        state.apply_action(actions[rng.randrange(len(actions))])
-    assert choices
-
-
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 2), ("pferderennen-mafia", 4),
-                                           ("la-famiglia", 2)])
-def test_it_decides_alike_with_rollouts_in_either_engine(spec, name, players):
-    from tests.conftest import require_extra, require_program
-    require_extra("cffi", "native")
-    require_program("gcc")
-    from interpreter.native import kernel_for
-    game = load_game(name, players=players)
-    kernel_for(game)  # the bot would fall back to Python without it
-    state, rng, chosen = game.new_initial_state(7), random.Random(7), []
-    while not state.is_terminal() and len(chosen) < 3:
-        actions = state.legal_actions()
-        if len(actions) > 1 and rng.random() < 0.3:
-            seat = state.current_player()
-            python = make_bot(f"{spec},engine=python", seat, len(chosen))
-            native = make_bot(f"{spec},engine=native", seat, len(chosen))
-            assert str(python.choose(state.clone())) == str(native.choose(state.clone())), (name, spec, state.moves)
-            assert native.kernel is not None and python.kernel is None
-            chosen.append(state.moves)
-        state.apply_action(actions[rng.randrange(len(actions))])
-    assert chosen
-
+from tests.test_bots import HIDDEN_HANDS, swapped_hidden
 
 def test_actions_are_the_same_edge_in_every_dealt_world(tmp_path):
     """At the opponent's turn in a world dealt for seat 0, the opponent's cards are whatever the
@@ -90,21 +31,6 @@ def test_actions_are_the_same_edge_in_every_dealt_world(tmp_path):
             by_text.setdefault(text, set()).add(key)
             assert action.components()  # a component, but the key does not name it by number
     assert len(by_text) > 1 and all(len(keys) == 1 for keys in by_text.values())
-
-
-@pytest.mark.parametrize("spec", SPECS)
-def test_it_chooses_the_same_in_states_that_differ_only_in_hidden_cards(tmp_path, spec):
-    game, state = mid_game()
-    seat = state.current_player()
-    twin = swapped_hidden(game, state, seat)
-    assert str(make_bot(spec, seat, 11).choose(state)) == str(make_bot(spec, seat, 11).choose(twin))
-    path = tmp_path / "hidden.yaml"
-    path.write_text(HIDDEN_HANDS, encoding="utf-8")
-    hidden = load_game(path)
-    for seed in range(4):
-        state = hidden.new_initial_state(seed)
-        twin = swapped_hidden(hidden, state, 0)
-        assert str(make_bot(spec, 0, seed).choose(state)) == str(make_bot(spec, 0, seed).choose(twin))
 
 
 def test_in_a_game_of_hidden_hands_and_chance_it_plays_from_its_dealt_worlds_only():

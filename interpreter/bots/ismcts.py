@@ -27,6 +27,7 @@ from ..runtime.narration import mute
 from ..native.reference import play_on
 from .base import Bot, action_key, cpu_clock, register_bot
 from .flat import TIE_BREAK, _judged
+from .mcts import split_children
 from .rollouts import checked_engine, rollout_kernel, runner
 
 EXPANSIONS = ("one", "all")
@@ -120,15 +121,7 @@ class IsmctsBot(Bot):
         try:
             while not world.is_terminal():
                 mover = world.current_player()
-                untried, tried = [], []
-                children = node.children
-                for key, action in keyed_actions(world):
-                    child = children.get(key)
-                    if child is None:
-                        untried.append((key, action))
-                    else:
-                        child.available += 1
-                        tried.append((action, child))
+                untried, tried = split_children(node.children, keyed_actions(world))
                 if untried:
                     results = self.expanded(node, world, mover, untried)
                     break
