@@ -70,7 +70,8 @@ def test_mcts_result_depends_on_the_seed_only_through_its_own_generator():
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "gangster"])
 def test_every_bot_finishes_a_game(name, ruleset):
     game = load_game(ruleset, players=2)
-    spec = {"mcts": "mcts:iterations=5,depth=20", "flat": "flat:rollouts=1", "ismcts": "ismcts:iterations=20"}.get(name, name)
+    spec = {"mcts": "mcts:iterations=5,depth=20", "flat": "flat:rollouts=1",
+            "ismcts": "ismcts:iterations=20"}.get(name, name)
     state = game.new_initial_state(2)
     play_game(state, [make_bot(spec, 0, 1), make_bot("random", 1, 2)])
     assert state.is_terminal() and state.winners()

@@ -115,8 +115,9 @@ class IsmctsBot(Bot):
     def iterate(self, root, world) -> None:
         """One iteration on the dealt ``world``: down the tree, new nodes (one, or with ``expand=all``
         every action untried in this world), their playouts, and the value of each node's mover
-        backed up along the path as one visit (with ``expand=all``, the mean over the new nodes).  A rule that fails on a dealing the rules would never make (see
-        ``State.determinize``) ends the iteration without a result."""
+        backed up along the path as one visit (with ``expand=all``, the mean over the new nodes).
+        A rule that fails on a dealing the rules would never make (see ``State.determinize``) ends
+        the iteration without a result."""
         path, node = [], root
         try:
             while not world.is_terminal():
