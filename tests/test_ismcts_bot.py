@@ -67,6 +67,36 @@ def test_in_a_game_of_hidden_hands_and_chance_it_plays_from_its_dealt_worlds_onl
     assert checked == 3
 
 
+UNNUMBERED = """
+game: {name: Unnumbered, players: 2}
+player_vars: {points: 0}
+flow:
+  - repeat: 4
+    do:
+      - for: "p in players"
+        do:
+          - choose:
+              player: p
+              options:
+                add:
+                  params: {n: "range(0, p.points + 3)"}
+                  effects: ["p.points += n"]
+scoring: {score: player.points}
+"""
+
+
+def test_a_game_whose_actions_have_no_ids_is_searched_by_the_actions_themselves(tmp_path):
+    """An int parameter whose range reads an unbounded variable cannot be numbered: the tree then keys
+    actions by option and values (no hidden cards here, so they are the same in every world)."""
+    path = tmp_path / "unnumbered.yaml"
+    path.write_text(UNNUMBERED, encoding="utf-8")
+    game = load_game(path)
+    state = game.new_initial_state(1)
+    chosen = [str(make_bot("ismcts:iterations=30", 0, 4).choose(state.clone())) for _ in range(2)]
+    assert game.action_ids_refused and "no known range" in game.action_ids_refused
+    assert chosen[0] == chosen[1] == "add 2"  # the most now, and the next turn's range grows with it
+
+
 def test_a_stronger_setting_is_more_iterations_and_the_options_are_checked():
     assert stronger_spec("ismcts") == "ismcts:iterations=800"
     assert stronger_spec("ismcts:seconds=0.01") == "ismcts:seconds=0.04"

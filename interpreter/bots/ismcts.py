@@ -49,12 +49,16 @@ class Node:
 def keyed_actions(state) -> list:
     """``[(key, action)]`` for the legal actions of ``state``, keyed by what they mean to the
     player (their action ids), the same in every dealt world; by :func:`.base.action_key` where
-    the game's actions cannot be numbered."""
-    try:
-        table = state.game.action_space().legal_table(state)
-    except RulebookError:
-        return [(action_key(a), a) for a in state.legal_actions()]
-    return list(table.items())
+    the game's actions cannot be numbered (the reason is kept on the game as ``action_ids_refused``,
+    so the numbering is not tried again)."""
+    game = state.game
+    if getattr(game, "action_ids_refused", None) is None:
+        try:
+            return list(game.action_space().legal_table(state).items())
+        except RulebookError as exc:
+            if getattr(game, "_action_space", None) is None:  # the numbering itself failed
+                game.action_ids_refused = str(exc)
+    return [(action_key(a), a) for a in state.legal_actions()]
 
 
 @register_bot
