@@ -13,6 +13,7 @@ from interpreter import load_game
 from interpreter.bots import make_bot, stronger_spec
 from interpreter.bots.ismcts import IsmctsBot, keyed_actions
 from tests.test_bots import HIDDEN_HANDS, swapped_hidden
+from tests.test_focus_bot import GRAB
 
 def test_actions_are_the_same_edge_in_every_dealt_world(tmp_path):
     """At the opponent's turn in a world dealt for seat 0, the opponent's cards are whatever the
@@ -67,22 +68,7 @@ def test_in_a_game_of_hidden_hands_and_chance_it_plays_from_its_dealt_worlds_onl
     assert checked == 3
 
 
-UNNUMBERED = """
-game: {name: Unnumbered, players: 2}
-player_vars: {points: 0}
-flow:
-  - repeat: 4
-    do:
-      - for: "p in players"
-        do:
-          - choose:
-              player: p
-              options:
-                add:
-                  params: {n: "range(0, p.points + 3)"}
-                  effects: ["p.points += n"]
-scoring: {score: player.points}
-"""
+UNNUMBERED = GRAB.replace('"range(0, 12)"', '"range(0, p.points + 3)"')  # a range no declared bound limits
 
 
 def test_a_game_whose_actions_have_no_ids_is_searched_by_the_actions_themselves(tmp_path):
@@ -92,9 +78,11 @@ def test_a_game_whose_actions_have_no_ids_is_searched_by_the_actions_themselves(
     path.write_text(UNNUMBERED, encoding="utf-8")
     game = load_game(path)
     state = game.new_initial_state(1)
-    chosen = [str(make_bot("ismcts:iterations=30", 0, 4).choose(state.clone())) for _ in range(2)]
+    bots = [make_bot("ismcts:iterations=30", 0, 4) for _ in range(2)]
+    chosen = [str(bot.choose(state.clone())) for bot in bots]
     assert game.action_ids_refused and "no known range" in game.action_ids_refused
-    assert chosen[0] == chosen[1] == "add 2"  # the most now, and the next turn's range grows with it
+    assert chosen[0] == chosen[1] and chosen[0] in {str(a) for a in state.legal_actions()}
+    assert bots[0].iterations_done == 30 and bots[0].failed_samples == 0
 
 
 def test_a_stronger_setting_is_more_iterations_and_the_options_are_checked():
