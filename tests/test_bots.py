@@ -47,7 +47,8 @@ def test_determinize_keeps_the_players_view_and_knowledge():
     assert sorted(map(sorted, world.zones)) != [] and sum(map(len, world.zones)) == game.num_components
 
 
-@pytest.mark.parametrize("bot", ["mcts:iterations=60", "greedy:samples=2", "focus:budget=40"])
+@pytest.mark.parametrize("bot", ["mcts:iterations=60", "greedy:samples=2", "focus:budget=40", "ismcts:iterations=12",
+                                 "ismcts:iterations=60,expand=one"])
 def test_search_bots_choose_the_same_in_states_that_differ_only_in_hidden_cards(bot):
     game, state = mid_game()
     seat = state.current_player()
@@ -69,7 +70,8 @@ def test_mcts_result_depends_on_the_seed_only_through_its_own_generator():
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "gangster"])
 def test_every_bot_finishes_a_game(name, ruleset):
     game = load_game(ruleset, players=2)
-    spec = {"mcts": "mcts:iterations=5,depth=20", "flat": "flat:rollouts=1"}.get(name, name)
+    spec = {"mcts": "mcts:iterations=5,depth=20", "flat": "flat:rollouts=1",
+            "ismcts": "ismcts:iterations=20"}.get(name, name)
     state = game.new_initial_state(2)
     play_game(state, [make_bot(spec, 0, 1), make_bot("random", 1, 2)])
     assert state.is_terminal() and state.winners()
@@ -116,7 +118,8 @@ scoring: {score: player.points}
 """
 
 
-@pytest.mark.parametrize("bot", ["mcts:iterations=80", "greedy:samples=3", "focus:budget=60"])
+@pytest.mark.parametrize("bot", ["mcts:iterations=80", "greedy:samples=3", "focus:budget=60", "ismcts:iterations=12",
+                                 "ismcts:iterations=60,expand=one"])
 def test_search_bots_ignore_the_opponents_hidden_hand(tmp_path, bot):
     path = tmp_path / "hidden.yaml"
     path.write_text(HIDDEN_HANDS, encoding="utf-8")
@@ -147,11 +150,12 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
 
 
 @pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30", "lookahead",
-                                  "lookahead:budget=40,policy=greedy,playouts=2,rounds=2"])
+                                  "lookahead:budget=40,policy=greedy,playouts=2,rounds=2", "ismcts:iterations=12",
+                                  "ismcts:iterations=30,expand=one"])
 @pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 3), ("pferderennen-mafia", 4),
                                            ("la-famiglia", 2)])
 def test_search_bots_decide_alike_with_rollouts_in_either_engine(spec, name, players):
-    """flat, lookahead and mcts draw their playouts from a splitmix stream in both engines (bots/rollouts.py):
+    """flat, lookahead, mcts and ismcts draw their playouts from a splitmix stream in both engines (bots/rollouts.py):
     the native kernel's rollouts give the very decisions the Python engine's do."""
     from tests.conftest import require_extra, require_program
     require_extra("cffi", "native")

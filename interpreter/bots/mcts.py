@@ -37,6 +37,21 @@ def outcome(state, seats: int, shared: float = 0.5) -> list:
     return rewards(state, shared)
 
 
+def split_children(children: dict, keyed) -> tuple:
+    """``(untried, tried)`` at a tree node for the ``(key, action)`` pairs legal in this world: the
+    pairs without a child yet, and ``(action, child)`` for the others, each child counted available
+    once more (the availability count of single-observer ISMCTS)."""
+    untried, tried = [], []
+    for key, action in keyed:
+        child = children.get(key)
+        if child is None:
+            untried.append((key, action))
+        else:
+            child.available += 1
+            tried.append((action, child))
+    return untried, tried
+
+
 class Search:
     def __init__(self, seat: int, rng, iterations: int = 200, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, shared: float = 0.5, engine: str = "python"):
@@ -82,17 +97,9 @@ class Search:
         while not s.is_terminal():
             mover = s.current_player()
             children = node.children
-            untried, tried = [], []
-            for action in s.legal_actions():
-                key = action_key(action)
-                child = children.get(key)
-                if child is None:
-                    untried.append((action, key))
-                else:
-                    child.available += 1
-                    tried.append((action, child))
+            untried, tried = split_children(children, ((action_key(a), a) for a in s.legal_actions()))
             if untried:
-                action, key = self.rng.choice(untried)
+                key, action = self.rng.choice(untried)
                 node = children[key] = Node(seats)
                 node.available = 1
                 s.apply_action(action)

@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play many bot games and summarize the results")
     _add_game_arguments(simulate, seats_help=f"comma-separated bot specs, one per seat (default: "
                                              f"{SIM_DEFAULT}, everywhere); bots: flat, focus, lookahead, "
-                                             "random, greedy, mcts")
+                                             "random, greedy, mcts, ismcts")
     cli_runs.add_run_arguments(simulate)
     cli_strength.add_argument(simulate)
     cli_sim.add_engine_argument(simulate, whole_games=True)

@@ -11,6 +11,7 @@ from ..bots import parse_spec
 
 # Bots asked for over the network: at most about 5 s of work per move.
 BOT_CAPS = {"mcts": {"seconds": 5, "iterations": 20_000, "depth": 200},
+            "ismcts": {"seconds": 5, "iterations": 5_000, "depth": 200, "rounds": 50},  # a playout per action each
             "flat": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5},
             "focus": {"budget": 20_000, "depth": 200, "seconds": 5},
             "lookahead": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "rounds": 50,

@@ -196,7 +196,9 @@ def test_hostile_messages_get_a_notice_and_the_connection_lives(server):
                                            ("flat:budget=10000000", "budget is at most 2,000"),
                                            ("flat:seconds=100", "seconds is at most 5"),
                                            ("focus:seconds=100", "seconds is at most 5"),
-                                           ("focus:budget=10000000", "budget is at most 20,000")])
+                                           ("focus:budget=10000000", "budget is at most 20,000"),
+                                           ("ismcts:iterations=10000000", "iterations is at most 5,000"),
+                                           ("ismcts:rounds=100000", "rounds is at most 50")])
 def test_greedy_bots_are_refused(server, spec, message):
     response = httpx.post(server.url + "/api/tables", json={"ruleset": "la-famiglia", "seats": ["human", spec]})
     assert response.status_code == 400 and message in response.json()["error"]
