@@ -11,7 +11,7 @@ from .mcts import MctsBot, Search
 from .flat import FlatBot
 from .focus import FocusBot
 from .lookahead import LookaheadBot
-from .ismcts import IsmctsBot  # noqa: F401  (registers the bot)
+from .ismcts import IsmctsBot
 
 __all__ = ["BOTS", "MAX_DECISIONS", "Bot", "bot_seed", "declared_bot", "make_bot", "parse_spec", "play_game", "register_bot", "split_specs", "stronger_spec",
-           "FlatBot", "FocusBot", "LookaheadBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
+           "FlatBot", "FocusBot", "IsmctsBot", "LookaheadBot", "GreedyBot", "lead", "MctsBot", "Search", "action_key", "RandomBot"]
