@@ -44,13 +44,17 @@ class ThinkingClock:
     """CPU seconds each bot spec spent choosing, and its decisions (the games of this process: with
     --jobs 1, all of them), so equal time per decision can be checked, not only asked for."""
 
-    def __init__(self):
+    def __init__(self, against_game=None):
         self.seconds: dict = {}
         self.decisions: dict = {}
+        self.against_game = against_game  # --against-ruleset: the game the --against bots judge by
+        self.bot_seat = None  # the seat of the bot under test in the games being played
 
     def make_bot(self, spec: str, seat: int, seed: int):
         bot = make_bot(spec, seat, seed)
         choose = bot.choose
+        if self.against_game is not None and seat != self.bot_seat:
+            choose = on_twin(choose, self.against_game)
 
         def timed(state):
             if len(state.legal_actions()) == 1:  # no choice: no bot thinks here
@@ -64,8 +68,19 @@ class ThinkingClock:
         return bot
 
 
+def on_twin(choose, twin_game):
+    """``choose`` made to decide on the same state rebuilt in ``twin_game`` (the same rules with
+    another evaluation, say the ruleset before its evaluation changed), its choice mapped back."""
+    def chosen(state):
+        twin = twin_game.state_from_json(state.to_json())
+        picked = choose(twin)
+        index = next(i for i, action in enumerate(twin.legal_actions()) if action is picked)
+        return state.legal_actions()[index]
+    return chosen
+
+
 def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None,
-                 seat_list=None, on_record=None, part=(0, 1)) -> list:
+                 seat_list=None, on_record=None, part=(0, 1), against_game=None) -> list:
     """One record per game: the bot's seat, the game's seed, the winners, the decisions and (with
     --jobs 1) the CPU seconds and decisions each spec spent choosing.  ``seat_list``: play only the
     games of these seats (counted from 0), and ``part`` (i, n): only the i-th of n equal blocks of
@@ -73,7 +88,9 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
     players = game.num_players
     records: list = []
     wall = time.perf_counter()
-    clock = ThinkingClock()
+    if against_game is not None and jobs > 1:
+        raise SystemExit("--against-ruleset plays in this process: use --jobs 1")
+    clock = ThinkingClock(against_game)
     playing.make_bot = clock.make_bot  # the games of this process are timed per spec
     for seat in range(players) if seat_list is None else seat_list:
         count = len(range(seat, games, players))
@@ -82,6 +99,7 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
             continue
         seats = [against] * players
         seats[seat] = bot
+        clock.bot_seat = seat
         spec = RunSpec(game.path, dict(game.params), players, seats, seed + seat * SEAT_SEED_STEP)
         keep_loaded(spec, game)
         with LocalExecutor(jobs) as executor:  # each game's result as it comes, for --records
@@ -90,7 +108,7 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
                          for name in (bot, against)} if jobs <= 1 else None
                 clock.seconds, clock.decisions = {}, {}
                 record = {"seat": seat, "seed": result.seed, "winners": result.winners,
-                          "decisions": result.decisions, "think": think}
+                          "returns": result.returns, "decisions": result.decisions, "think": think}
                 records.append(record)
                 if on_record:
                     on_record(record)
@@ -166,6 +184,9 @@ def main(argv=None) -> int:
     parser.add_argument("--part", default="1/1", metavar="I/N",
                         help="play only the I-th of N equal blocks of each seat's games (to split a row)")
     parser.add_argument("--records", help="append one JSON line per finished game to this file")
+    parser.add_argument("--against-ruleset", metavar="FILE",
+                        help="the --against bots decide on the game of this ruleset (the same rules, "
+                             "another evaluation: today's bots after the ruleset's evaluation changed)")
     parser.add_argument("--combine", nargs="+", metavar="FILE",
                         help="print the row from the --records files of earlier runs (same game, bots "
                              "and -n) instead of playing")
@@ -189,7 +210,8 @@ def main(argv=None) -> int:
     records = play_records(game, args.bot, args.games, args.seed, args.jobs, args.against,
                            progress if args.progress else None,
                            [s - 1 for s in args.seat] if args.seat else None, keep if sink else None,
-                           _part(args.part))
+                           _part(args.part),
+                           load_game(args.against_ruleset, players=args.players) if args.against_ruleset else None)
     result = {**summarize(records, game.name, game.num_players, args.bot, args.against, args.seed),
               "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
     print(json.dumps(result, ensure_ascii=False) if args.json else describe(result))

@@ -296,3 +296,56 @@ def test_the_first_start_player_is_drawn_by_lot():
         assert starts == set(range(players))
         state = g.new_initial_state(1)
         assert state.current_player() == state.vars["start_player"]
+
+
+def _expected_evaluation(state, seat):
+    """The bots' evaluation recomputed here: money plus what the single bets, the syndicate card and
+    the exacta pairs (pending or open) would bring if the race ended in the current order, doubled
+    in the last race."""
+    g = state.game
+    horses = g.components_by_kind["horse"]
+    value, colour = g.attr_tables["value"], g.attr_tables["colour"]
+
+    def visible(label):
+        ids = zone_ids(state, label)
+        return value[ids[-1]] if ids else 0
+    keys = {}
+    for number in range(1, 7):
+        a, b = visible(slot_label("slot_a", number)), visible(slot_label("slot_b", number))
+        arrived = mark(state, "arrived", horses[number - 1])
+        keys[number] = (1000 - arrived if arrived else 0, mark(state, "position", horses[number - 1]), a + b, max(a, b))
+    standing = {COLOURS[h - 1]: 1 + sum(1 for o in keys if keys[o] > keys[h]) for h in keys}
+    single = sum(value[c] * {1: 40000, 2: 20000}.get(standing[colour[c]], -10000)
+                 for c in zone_ids(state, f"hand[P{seat + 1}]") if colour[c] != "colourless")
+    syndicate = 0
+    for c in zone_ids(state, f"mission[P{seat + 1}]") + zone_ids(state, f"mission_open[P{seat + 1}]"):
+        place = standing[COLOURS[g.attr_tables["horse"][c] - 1]]
+        syndicate += {1: 500000, 2: 300000, 3: 100000}.get(place, -100000)
+    exacta = 0
+    for label in (f"exacta_hidden[P{seat + 1}]", f"exacta[P{seat + 1}]"):
+        bets = zone_ids(state, label)
+        for a, b in zip(bets[0::2], bets[1::2]):
+            win = standing[colour[a]] <= 2 and standing[colour[b]] <= 2
+            exacta += (value[a] + value[b]) * (100000 if win else -10000)
+    factor = 2 if state.vars["race"] == g.params["races"] else 1
+    return pvar(state, "money", seat) + factor * (single + syndicate + exacta)
+
+
+def test_the_bots_evaluation_counts_exacta_bets_by_the_current_order():
+    """The ruleset's `evaluation` (bot guidance, not the settlement) counts a pending or open exacta
+    pair as the settlement would if the race ended now: its points × 100,000 $ when both horses are
+    among the first two, else × −10,000 $; without it an exacta bet looked to the bots like cards
+    given away."""
+    g = game(4)
+    with_pairs = 0
+
+    def on_step(before, action, after):
+        nonlocal with_pairs
+        if after.is_terminal():
+            return
+        for seat in range(4):
+            assert after.evaluate(seat) == _expected_evaluation(after, seat), (seat, after.moves)
+            with_pairs += bool(zone_ids(after, f"exacta_hidden[P{seat + 1}]") + zone_ids(after, f"exacta[P{seat + 1}]"))
+    for seed in range(2):
+        _random_steps(g, 40 + seed, on_step)
+    assert with_pairs > 50
