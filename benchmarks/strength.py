@@ -53,8 +53,6 @@ class ThinkingClock:
     def make_bot(self, spec: str, seat: int, seed: int):
         bot = make_bot(spec, seat, seed)
         choose = bot.choose
-        if self.against_game is not None and seat != self.bot_seat:
-            choose = on_twin(choose, self.against_game)
 
         def timed(state):
             if len(state.legal_actions()) == 1:  # no choice: no bot thinks here
@@ -65,6 +63,8 @@ class ThinkingClock:
             self.decisions[spec] = self.decisions.get(spec, 0) + 1
             return action
         bot.choose = timed
+        if self.against_game is not None and seat != self.bot_seat:  # rebuilding the state is not thinking
+            bot.choose = on_twin(timed, self.against_game)
         return bot
 
 

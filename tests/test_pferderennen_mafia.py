@@ -349,3 +349,27 @@ def test_the_bots_evaluation_counts_exacta_bets_by_the_current_order():
     for seed in range(2):
         _random_steps(g, 40 + seed, on_step)
     assert with_pairs > 50
+
+
+def test_todays_bots_can_still_play_on_the_old_evaluation():
+    """benchmarks/pferderennen-mafia-old-evaluation.yaml is the ruleset before its evaluation counted
+    exacta bets, the same rules otherwise: benchmarks/strength.py --against-ruleset has the --against
+    bots decide on the state rebuilt in it, their choices mapped back to the game played."""
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from strength import on_twin
+    old = load_game(ROOT / "benchmarks" / "pferderennen-mafia-old-evaluation.yaml", players=4)
+    state = game(4).new_initial_state(5)
+    seen = []
+
+    def choose(twin):
+        seen.append((twin.game, twin.to_dict() == state.to_dict()))
+        return twin.legal_actions()[3]
+    assert str(on_twin(choose, old)(state)) == str(state.legal_actions()[3])
+    assert seen == [(old, True)]
+    for _ in range(30):  # the same rules: the same play, another evaluation
+        state.apply_action(state.legal_actions()[0])
+    twin = old.state_from_json(state.to_json())
+    assert [str(a) for a in twin.legal_actions()] == [str(a) for a in state.legal_actions()]
+    assert twin.pvars["money"] == state.pvars["money"]
