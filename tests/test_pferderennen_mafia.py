@@ -167,6 +167,13 @@ def test_a_pending_exacta_bet_is_never_seen_by_another_player(players):
     assert checked > 0, "no exacta bet was made in these games"
 
 
+def _visible_pair(state, number):
+    """The values of the top cards of horse ``number``'s two slots (0 for an empty slot)."""
+    value = state.game.attr_tables["value"]
+    tops = [zone_ids(state, slot_label(family, number)) for family in ("slot_a", "slot_b")]
+    return tuple(value[ids[-1]] if ids else 0 for ids in tops)
+
+
 def _expected_settlement(final, before, factor, settlement="in_order"):
     """The last race's payouts recomputed from the finished state with the rulebook's table."""
     g = final.game
@@ -174,14 +181,9 @@ def _expected_settlement(final, before, factor, settlement="in_order"):
     horses = g.components_by_kind["horse"]
     value = g.attr_tables["value"]
     colour = g.attr_tables["colour"]
-
-    def visible(label):
-        ids = zone_ids(final, label)
-        return value[ids[-1]] if ids else 0
-
     keys = {}
     for number in range(1, 7):
-        a, b = visible(slot_label("slot_a", number)), visible(slot_label("slot_b", number))
+        a, b = _visible_pair(final, number)
         position = mark(final, "position", horses[number - 1])
         # the last round moved every horse by its visible cards: a horse already past the line before
         # it crossed in an earlier round (at most one can have) and stays ahead by order of arrival
@@ -305,13 +307,9 @@ def _expected_evaluation(state, seat):
     g = state.game
     horses = g.components_by_kind["horse"]
     value, colour = g.attr_tables["value"], g.attr_tables["colour"]
-
-    def visible(label):
-        ids = zone_ids(state, label)
-        return value[ids[-1]] if ids else 0
     keys = {}
     for number in range(1, 7):
-        a, b = visible(slot_label("slot_a", number)), visible(slot_label("slot_b", number))
+        a, b = _visible_pair(state, number)
         arrived = mark(state, "arrived", horses[number - 1])
         keys[number] = (1000 - arrived if arrived else 0, mark(state, "position", horses[number - 1]), a + b, max(a, b))
     standing = {COLOURS[h - 1]: 1 + sum(1 for o in keys if keys[o] > keys[h]) for h in keys}
