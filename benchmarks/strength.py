@@ -13,12 +13,15 @@ with the exact 95% Clopper–Pearson interval of the sole-win rate, the share in
 equal player would get on average (1/players), the mean game length and the CPU seconds this
 process spent, and (with --jobs 1) the CPU milliseconds each bot spec spent per decision with a
 choice, so a comparison at equal time per decision (`--bot focus:seconds=0.01 --against
-flat:seconds=0.01`) shows the time each side really took.  One line, or JSON with --json;
+flat:seconds=0.01`) shows the time each side really took, and the bot's final score minus the
+other seats' mean per game (with its 95% half-width).  One line, or JSON with --json;
 --progress prints a line per game to stderr.
 
 A long row can be split over processes and survive being stopped: `--seat S` plays only the games
 with the bot in seat S, `--part I/N` only the I-th of N blocks of each seat's games, `--records FILE` appends one JSON line per finished game, and `--combine
-FILE...` prints the row from the records (same game, bots and -n).
+FILE...` prints the row from the records (same game, bots and -n).  `--against-ruleset FILE` has the
+--against bots decide on the state rebuilt in another ruleset with the same rules (an evaluation
+before it changed: today's bots against a bot on the new one).
 """
 from __future__ import annotations
 
@@ -142,7 +145,23 @@ def summarize(records: list, game_name: str, players: int, bot: str, against: st
             "win_share": round(share / games, 3), "ci95": [round(lo, 3), round(hi, 3)],
             "sole_wins": sole, "shared_wins": shared, "losses": games - sole - shared,
             "sole_win_rate": round(sole / games, 3), "sole_ci95": [round(sole_lo, 3), round(sole_hi, 3)],
-            "by_seat": by_seat, "random_baseline": round(1 / players, 3), "ms_per_decision": ms or None}
+            "by_seat": by_seat, "random_baseline": round(1 / players, 3), "ms_per_decision": ms or None,
+            "score_lead": score_lead(records)}
+
+
+def score_lead(records: list):
+    """The bot's final score minus the mean of the other seats', per game: ``[mean, half-width of
+    its 95% interval]`` (normal), or None when a record has no returns (records of before)."""
+    leads = []
+    for r in records:
+        if r.get("returns"):
+            others = [x for seat, x in enumerate(r["returns"]) if seat != r["seat"]]
+            leads.append(r["returns"][r["seat"]] - sum(others) / len(others))
+    if len(leads) < 2 or len(leads) < len(records):
+        return None
+    mean = sum(leads) / len(leads)
+    spread = (sum((x - mean) ** 2 for x in leads) / (len(leads) - 1)) ** 0.5
+    return [round(mean, 3), round(1.96 * spread / len(leads) ** 0.5, 3)]
 
 
 def describe(result: dict) -> str:
@@ -155,6 +174,8 @@ def describe(result: dict) -> str:
             f"{result['shared_wins']} shared, {result['losses']} losses in {result['games']} games ({seats}) "
             f"of {result['mean_decisions']} decisions; an equal player would get "
             f"{100 * result['random_baseline']:.0f}%"
+            + (f"; its score minus the others' mean {result['score_lead'][0]:g} (±{result['score_lead'][1]:g})"
+               if result.get("score_lead") else "")
             + (f"; {result['seconds']} s, {result['cpu_seconds']} CPU s here" if "seconds" in result else "")
             + ("; CPU ms per decision with a choice: " + ", ".join(
                 f"{spec} {ms}" for spec, ms in result["ms_per_decision"].items()) if result["ms_per_decision"] else ""))

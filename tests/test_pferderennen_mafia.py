@@ -371,3 +371,16 @@ def test_todays_bots_can_still_play_on_the_old_evaluation():
     twin = old.state_from_json(state.to_json())
     assert [str(a) for a in twin.legal_actions()] == [str(a) for a in state.legal_actions()]
     assert twin.pvars["money"] == state.pvars["money"]
+
+
+def test_strength_reports_the_bots_score_lead_from_the_records():
+    """benchmarks/strength.py prints the bot's final score minus the other seats' mean per game, with
+    the half-width of its 95% interval; records written before it kept the scores give none."""
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from strength import score_lead
+    records = [{"seat": 0, "returns": [10, 4, 6]}, {"seat": 1, "returns": [0, 3, 1]}]   # leads 5 and 2.5
+    mean, half = score_lead(records)
+    assert mean == 3.75 and half == pytest.approx(1.96 * (2.5 / 2 ** 0.5) / 2 ** 0.5, abs=1e-3)
+    assert score_lead(records + [{"seat": 0}]) is None
