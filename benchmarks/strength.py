@@ -13,12 +13,15 @@ with the exact 95% Clopper–Pearson interval of the sole-win rate, the share in
 equal player would get on average (1/players), the mean game length and the CPU seconds this
 process spent, and (with --jobs 1) the CPU milliseconds each bot spec spent per decision with a
 choice, so a comparison at equal time per decision (`--bot focus:seconds=0.01 --against
-flat:seconds=0.01`) shows the time each side really took.  One line, or JSON with --json;
+flat:seconds=0.01`) shows the time each side really took, and the bot's final score minus the
+other seats' mean per game (with its 95% half-width).  One line, or JSON with --json;
 --progress prints a line per game to stderr.
 
 A long row can be split over processes and survive being stopped: `--seat S` plays only the games
 with the bot in seat S, `--part I/N` only the I-th of N blocks of each seat's games, `--records FILE` appends one JSON line per finished game, and `--combine
-FILE...` prints the row from the records (same game, bots and -n).
+FILE...` prints the row from the records (same game, bots and -n).  `--against-ruleset FILE` has the
+--against bots decide on the state rebuilt in another ruleset with the same rules (an evaluation
+before it changed: today's bots against a bot on the new one).
 """
 from __future__ import annotations
 
@@ -44,9 +47,11 @@ class ThinkingClock:
     """CPU seconds each bot spec spent choosing, and its decisions (the games of this process: with
     --jobs 1, all of them), so equal time per decision can be checked, not only asked for."""
 
-    def __init__(self):
+    def __init__(self, against_game=None):
         self.seconds: dict = {}
         self.decisions: dict = {}
+        self.against_game = against_game  # --against-ruleset: the game the --against bots judge by
+        self.bot_seat = None  # the seat of the bot under test in the games being played
 
     def make_bot(self, spec: str, seat: int, seed: int):
         bot = make_bot(spec, seat, seed)
@@ -61,11 +66,24 @@ class ThinkingClock:
             self.decisions[spec] = self.decisions.get(spec, 0) + 1
             return action
         bot.choose = timed
+        if self.against_game is not None and seat != self.bot_seat:  # rebuilding the state is not thinking
+            bot.choose = on_twin(timed, self.against_game)
         return bot
 
 
+def on_twin(choose, twin_game):
+    """``choose`` made to decide on the same state rebuilt in ``twin_game`` (the same rules with
+    another evaluation, say the ruleset before its evaluation changed), its choice mapped back."""
+    def chosen(state):
+        twin = twin_game.state_from_json(state.to_json())
+        picked = choose(twin)
+        index = next(i for i, action in enumerate(twin.legal_actions()) if action is picked)
+        return state.legal_actions()[index]
+    return chosen
+
+
 def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str = "random", progress=None,
-                 seat_list=None, on_record=None, part=(0, 1)) -> list:
+                 seat_list=None, on_record=None, part=(0, 1), against_game=None) -> list:
     """One record per game: the bot's seat, the game's seed, the winners, the decisions and (with
     --jobs 1) the CPU seconds and decisions each spec spent choosing.  ``seat_list``: play only the
     games of these seats (counted from 0), and ``part`` (i, n): only the i-th of n equal blocks of
@@ -73,7 +91,9 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
     players = game.num_players
     records: list = []
     wall = time.perf_counter()
-    clock = ThinkingClock()
+    if against_game is not None and jobs > 1:
+        raise SystemExit("--against-ruleset plays in this process: use --jobs 1")
+    clock = ThinkingClock(against_game)
     playing.make_bot = clock.make_bot  # the games of this process are timed per spec
     for seat in range(players) if seat_list is None else seat_list:
         count = len(range(seat, games, players))
@@ -82,6 +102,7 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
             continue
         seats = [against] * players
         seats[seat] = bot
+        clock.bot_seat = seat
         spec = RunSpec(game.path, dict(game.params), players, seats, seed + seat * SEAT_SEED_STEP)
         keep_loaded(spec, game)
         with LocalExecutor(jobs) as executor:  # each game's result as it comes, for --records
@@ -90,7 +111,7 @@ def play_records(game, bot: str, games: int, seed: int, jobs: int, against: str 
                          for name in (bot, against)} if jobs <= 1 else None
                 clock.seconds, clock.decisions = {}, {}
                 record = {"seat": seat, "seed": result.seed, "winners": result.winners,
-                          "decisions": result.decisions, "think": think}
+                          "returns": result.returns, "decisions": result.decisions, "think": think}
                 records.append(record)
                 if on_record:
                     on_record(record)
@@ -124,7 +145,23 @@ def summarize(records: list, game_name: str, players: int, bot: str, against: st
             "win_share": round(share / games, 3), "ci95": [round(lo, 3), round(hi, 3)],
             "sole_wins": sole, "shared_wins": shared, "losses": games - sole - shared,
             "sole_win_rate": round(sole / games, 3), "sole_ci95": [round(sole_lo, 3), round(sole_hi, 3)],
-            "by_seat": by_seat, "random_baseline": round(1 / players, 3), "ms_per_decision": ms or None}
+            "by_seat": by_seat, "random_baseline": round(1 / players, 3), "ms_per_decision": ms or None,
+            "score_lead": score_lead(records)}
+
+
+def score_lead(records: list):
+    """The bot's final score minus the mean of the other seats', per game: ``[mean, half-width of
+    its 95% interval]`` (normal), or None when a record has no returns (records of before)."""
+    leads = []
+    for r in records:
+        if r.get("returns"):
+            others = [x for seat, x in enumerate(r["returns"]) if seat != r["seat"]]
+            leads.append(r["returns"][r["seat"]] - sum(others) / len(others))
+    if len(leads) < 2 or len(leads) < len(records):
+        return None
+    mean = sum(leads) / len(leads)
+    spread = (sum((x - mean) ** 2 for x in leads) / (len(leads) - 1)) ** 0.5
+    return [round(mean, 3), round(1.96 * spread / len(leads) ** 0.5, 3)]
 
 
 def describe(result: dict) -> str:
@@ -137,6 +174,8 @@ def describe(result: dict) -> str:
             f"{result['shared_wins']} shared, {result['losses']} losses in {result['games']} games ({seats}) "
             f"of {result['mean_decisions']} decisions; an equal player would get "
             f"{100 * result['random_baseline']:.0f}%"
+            + (f"; its score minus the others' mean {result['score_lead'][0]:g} (±{result['score_lead'][1]:g})"
+               if result.get("score_lead") else "")
             + (f"; {result['seconds']} s, {result['cpu_seconds']} CPU s here" if "seconds" in result else "")
             + ("; CPU ms per decision with a choice: " + ", ".join(
                 f"{spec} {ms}" for spec, ms in result["ms_per_decision"].items()) if result["ms_per_decision"] else ""))
@@ -166,6 +205,9 @@ def main(argv=None) -> int:
     parser.add_argument("--part", default="1/1", metavar="I/N",
                         help="play only the I-th of N equal blocks of each seat's games (to split a row)")
     parser.add_argument("--records", help="append one JSON line per finished game to this file")
+    parser.add_argument("--against-ruleset", metavar="FILE",
+                        help="the --against bots decide on the game of this ruleset (the same rules, "
+                             "another evaluation: today's bots after the ruleset's evaluation changed)")
     parser.add_argument("--combine", nargs="+", metavar="FILE",
                         help="print the row from the --records files of earlier runs (same game, bots "
                              "and -n) instead of playing")
@@ -189,7 +231,8 @@ def main(argv=None) -> int:
     records = play_records(game, args.bot, args.games, args.seed, args.jobs, args.against,
                            progress if args.progress else None,
                            [s - 1 for s in args.seat] if args.seat else None, keep if sink else None,
-                           _part(args.part))
+                           _part(args.part),
+                           load_game(args.against_ruleset, players=args.players) if args.against_ruleset else None)
     result = {**summarize(records, game.name, game.num_players, args.bot, args.against, args.seed),
               "seconds": round(time.perf_counter() - wall, 1), "cpu_seconds": round(time.process_time() - cpu, 1)}
     print(json.dumps(result, ensure_ascii=False) if args.json else describe(result))

@@ -150,8 +150,8 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
 
 
 @pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30", "lookahead",
-                                  "lookahead:budget=40,policy=greedy,playouts=2,rounds=2", "ismcts:iterations=12",
-                                  "ismcts:iterations=30,expand=one"])
+                                  "lookahead:budget=40,policy=greedy,playouts=2,rounds=2", "lookahead:margin=1",
+                                  "ismcts:iterations=12", "ismcts:iterations=30,expand=one"])
 @pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 3), ("pferderennen-mafia", 4),
                                            ("la-famiglia", 2)])
 def test_search_bots_decide_alike_with_rollouts_in_either_engine(spec, name, players):

@@ -1,7 +1,7 @@
 """The `focus` bot (flat Monte Carlo spent by sequential halving) and the `lookahead` bot (flat with
-playouts of several rounds): each takes a winning move when one is there among many and plays the
-same for the same seed and budget; focus's options are checked (lookahead's in
-tests/test_lookahead_bot.py)."""
+playouts of several rounds; also with its `margin` judge): each takes a winning move when one is
+there among many and plays the same for the same seed and budget; focus's options are checked
+(lookahead's in tests/test_lookahead_bot.py)."""
 import pytest
 
 from dsl.errors import ParameterError
@@ -58,7 +58,8 @@ def test_a_winning_move_also_wins_the_game(grab, spec):
     assert state.winners() == [0] and state.end_reason == "seven"
 
 
-@pytest.mark.parametrize("spec", ["focus:budget=12", "lookahead:budget=24", "ismcts:iterations=8"])
+@pytest.mark.parametrize("spec", ["focus:budget=12", "lookahead:budget=24", "lookahead:budget=24,margin=1",
+                                  "ismcts:iterations=8"])
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
 def test_same_seed_and_budget_play_the_same_game(ruleset, spec):
     game = load_game(ruleset, players=2)

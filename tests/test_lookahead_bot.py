@@ -31,6 +31,8 @@ def test_a_stronger_setting_is_more_budget_and_the_options_are_checked():
         make_bot("lookahead:rounds=0", 0, 1)
     with pytest.raises(ParameterError):
         make_bot("lookahead:iterations=4", 0, 1)
+    with pytest.raises(ParameterError):
+        make_bot("lookahead:margin=-1", 0, 1)
 
 
 def test_a_stronger_setting_keeps_the_options_written_as_text():
@@ -41,3 +43,35 @@ def test_a_stronger_setting_keeps_the_options_written_as_text():
     assert stronger_spec("flat:engine=python") == "flat:engine=python,rollouts=16,budget=128"
     make_bot(stronger_spec("lookahead:policy=greedy,epsilon=0.5"), 0, 1)
     assert "--seats lookahead:policy=greedy,rollouts=16,budget=128" in stronger_advice(["lookahead:policy=greedy"])
+
+
+def test_relative_lead_keeps_how_far_a_seat_is_ahead_or_behind(grab):
+    from interpreter.bots.outcomes import relative_lead
+    state = grab.new_initial_state(2)
+    state.apply_action(state.legal_actions()[5])   # seat 0 takes 5
+    state.apply_action(state.legal_actions()[2])   # seat 1 takes 2
+    assert relative_lead(state, 0) == pytest.approx(3 / 8)
+    assert relative_lead(state, 1) == pytest.approx(-3 / 8)
+
+
+@pytest.mark.parametrize("weight", [0.5, 2.0])
+def test_the_margin_option_adds_its_weight_times_the_relative_lead_of_a_cut_off_playout(grab, weight):
+    """lookahead:margin=W judges a cut-off playout as flat does plus W times the seat's relative
+    lead there (how far ahead of the best other seat, relative to their size); a finished one
+    by its outcome alone."""
+    from interpreter.bots.outcomes import relative_lead
+    state = grab.new_initial_state(3)
+    state.apply_action(state.legal_actions()[4])   # seat 0 has 4; seat 1 to decide
+    plain = make_bot("lookahead:rounds=2,engine=python", 1, 1)
+    weighted = make_bot(f"lookahead:rounds=2,engine=python,margin={weight}", 1, 1)
+    cut_off = 0
+    for index, action in enumerate(state.legal_actions()):
+        after = state.clone()
+        after.apply_action(action)
+        seed = 1000 + index
+        _, end = play_on(after.clone(), seed, 20, stop_seat=1, rounds=2)
+        extra = 0.0 if end.is_terminal() else weight * relative_lead(end, 1)
+        cut_off += not end.is_terminal()
+        assert weighted.round_judge(state, seed)(after.clone()) == pytest.approx(
+            plain.round_judge(state, seed)(after.clone()) + extra)
+    assert cut_off >= 6

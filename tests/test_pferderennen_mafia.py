@@ -167,6 +167,13 @@ def test_a_pending_exacta_bet_is_never_seen_by_another_player(players):
     assert checked > 0, "no exacta bet was made in these games"
 
 
+def _visible_pair(state, number):
+    """The values of the top cards of horse ``number``'s two slots (0 for an empty slot)."""
+    value = state.game.attr_tables["value"]
+    tops = [zone_ids(state, slot_label(family, number)) for family in ("slot_a", "slot_b")]
+    return tuple(value[ids[-1]] if ids else 0 for ids in tops)
+
+
 def _expected_settlement(final, before, factor, settlement="in_order"):
     """The last race's payouts recomputed from the finished state with the rulebook's table."""
     g = final.game
@@ -174,14 +181,9 @@ def _expected_settlement(final, before, factor, settlement="in_order"):
     horses = g.components_by_kind["horse"]
     value = g.attr_tables["value"]
     colour = g.attr_tables["colour"]
-
-    def visible(label):
-        ids = zone_ids(final, label)
-        return value[ids[-1]] if ids else 0
-
     keys = {}
     for number in range(1, 7):
-        a, b = visible(slot_label("slot_a", number)), visible(slot_label("slot_b", number))
+        a, b = _visible_pair(final, number)
         position = mark(final, "position", horses[number - 1])
         # the last round moved every horse by its visible cards: a horse already past the line before
         # it crossed in an earlier round (at most one can have) and stays ahead by order of arrival
@@ -296,3 +298,89 @@ def test_the_first_start_player_is_drawn_by_lot():
         assert starts == set(range(players))
         state = g.new_initial_state(1)
         assert state.current_player() == state.vars["start_player"]
+
+
+def _expected_evaluation(state, seat):
+    """The bots' evaluation recomputed here: money plus what the single bets, the syndicate card and
+    the exacta pairs (pending or open) would bring if the race ended in the current order, doubled
+    in the last race."""
+    g = state.game
+    horses = g.components_by_kind["horse"]
+    value, colour = g.attr_tables["value"], g.attr_tables["colour"]
+    keys = {}
+    for number in range(1, 7):
+        a, b = _visible_pair(state, number)
+        arrived = mark(state, "arrived", horses[number - 1])
+        keys[number] = (1000 - arrived if arrived else 0, mark(state, "position", horses[number - 1]), a + b, max(a, b))
+    standing = {COLOURS[h - 1]: 1 + sum(1 for o in keys if keys[o] > keys[h]) for h in keys}
+    single = sum(value[c] * {1: 40000, 2: 20000}.get(standing[colour[c]], -10000)
+                 for c in zone_ids(state, f"hand[P{seat + 1}]") if colour[c] != "colourless")
+    syndicate = 0
+    for c in zone_ids(state, f"mission[P{seat + 1}]") + zone_ids(state, f"mission_open[P{seat + 1}]"):
+        place = standing[COLOURS[g.attr_tables["horse"][c] - 1]]
+        syndicate += {1: 500000, 2: 300000, 3: 100000}.get(place, -100000)
+    exacta = 0
+    for label in (f"exacta_hidden[P{seat + 1}]", f"exacta[P{seat + 1}]"):
+        bets = zone_ids(state, label)
+        for a, b in zip(bets[0::2], bets[1::2]):
+            win = standing[colour[a]] <= 2 and standing[colour[b]] <= 2
+            exacta += (value[a] + value[b]) * (100000 if win else -10000)
+    factor = 2 if state.vars["race"] == g.params["races"] else 1
+    return pvar(state, "money", seat) + factor * (single + syndicate + exacta)
+
+
+def test_the_bots_evaluation_counts_exacta_bets_by_the_current_order():
+    """The ruleset's `evaluation` (bot guidance, not the settlement) counts a pending or open exacta
+    pair as the settlement would if the race ended now: its points × 100,000 $ when both horses are
+    among the first two, else × −10,000 $; without it an exacta bet looked to the bots like cards
+    given away."""
+    g = game(4)
+    with_pairs = 0
+
+    def on_step(before, action, after):
+        nonlocal with_pairs
+        if after.is_terminal():
+            return
+        for seat in range(4):
+            assert after.evaluate(seat) == _expected_evaluation(after, seat), (seat, after.moves)
+            with_pairs += bool(zone_ids(after, f"exacta_hidden[P{seat + 1}]") + zone_ids(after, f"exacta[P{seat + 1}]"))
+    for seed in range(2):
+        _random_steps(g, 40 + seed, on_step)
+    assert with_pairs > 50
+
+
+def test_todays_bots_can_still_play_on_the_old_evaluation():
+    """benchmarks/pferderennen-mafia-old-evaluation.yaml is the ruleset before its evaluation counted
+    exacta bets, the same rules otherwise: benchmarks/strength.py --against-ruleset has the --against
+    bots decide on the state rebuilt in it, their choices mapped back to the game played."""
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from strength import on_twin
+    old = load_game(ROOT / "benchmarks" / "pferderennen-mafia-old-evaluation.yaml", players=4)
+    state = game(4).new_initial_state(5)
+    seen = []
+
+    def choose(twin):
+        seen.append((twin.game, twin.to_dict() == state.to_dict()))
+        return twin.legal_actions()[3]
+    assert str(on_twin(choose, old)(state)) == str(state.legal_actions()[3])
+    assert seen == [(old, True)]
+    for _ in range(30):  # the same rules: the same play, another evaluation
+        state.apply_action(state.legal_actions()[0])
+    twin = old.state_from_json(state.to_json())
+    assert [str(a) for a in twin.legal_actions()] == [str(a) for a in state.legal_actions()]
+    assert twin.pvars["money"] == state.pvars["money"]
+
+
+def test_strength_reports_the_bots_score_lead_from_the_records():
+    """benchmarks/strength.py prints the bot's final score minus the other seats' mean per game, with
+    the half-width of its 95% interval; records written before it kept the scores give none."""
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from strength import score_lead
+    records = [{"seat": 0, "returns": [10, 4, 6]}, {"seat": 1, "returns": [0, 3, 1]}]   # leads 5 and 2.5
+    mean, half = score_lead(records)
+    assert mean == 3.75 and half == pytest.approx(1.96 * (2.5 / 2 ** 0.5) / 2 ** 0.5, abs=1e-3)
+    assert score_lead(records + [{"seat": 0}]) is None

@@ -12,7 +12,10 @@ or ``seconds`` of CPU).  Two more knobs, off by default: ``playouts`` playouts p
 (the same seeds for every action: common random numbers), and ``policy=greedy``, where every seat in
 the playouts takes the action after which its own evaluation is highest one step ahead (uniform
 with chance ``epsilon``; the kernel's greedy policy, :func:`interpreter.native.reference.greedy_pick`
-in Python).
+in Python).  ``margin`` (0: off) keeps how far ahead or behind the seat is: a cut-off playout is also
+worth ``margin`` times its relative lead by the evaluation (:func:`.outcomes.relative_lead`), where
+``flat``'s judge sees little more than who leads, which in a game of four players rarely changes in
+a few rounds.
 """
 from __future__ import annotations
 
@@ -32,9 +35,12 @@ class LookaheadBot(FlatBot):
     description = ("flat Monte Carlo that looks further: like `flat`, but each playout runs `rounds` rounds of "
                    "the table (at most `depth` decisions) before it is judged; `playouts` per action and "
                    "world, `policy` uniform or greedy (by the ruleset's evaluation, uniform with chance "
-                   "`epsilon`); `rollouts`, `budget` or `seconds` per decision as for `flat`")
-    options = {**FlatBot.options, "rounds": 4, "playouts": 1, "policy": "uniform", "epsilon": 0.25}
-    limits = {**FlatBot.limits, "rounds": (1, 10**4), "playouts": (1, 10**4), "epsilon": (0, 1)}
+                   "`epsilon`); `margin`: a cut-off playout also counts that weight times the seat's lead by the "
+                   "evaluation relative to its size; `rollouts`, `budget` or `seconds` per decision as for `flat`")
+    options = {**FlatBot.options, "rounds": 4, "playouts": 1, "policy": "uniform", "epsilon": 0.25,
+               "margin": 0.0}
+    limits = {**FlatBot.limits, "rounds": (1, 10**4), "playouts": (1, 10**4), "epsilon": (0, 1),
+              "margin": (0, 100)}
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)

@@ -56,6 +56,23 @@ def open_lead(state, seat: int) -> tuple:
     return share, mine - (max(others) if others else 0)
 
 
+def relative_lead(state, seat: int) -> float:
+    """How far ``seat``'s side is ahead of the best other side by the evaluation, relative to their
+    size: ``(mine - best other) / (|mine| + |best other| + 1)``, from -1 to 1 (0 in a cooperative
+    game or without another side).  Unlike the lead's share it keeps how far ahead or behind a seat
+    is, and unlike the raw margin it is on the same scale in a game of points and one of money."""
+    game = state.game
+    if game.ruleset.cooperative:
+        return 0.0
+    sides, totals = side_values(state, [state.evaluate(p) for p in range(game.num_players)])
+    mine = totals[sides[seat]]
+    others = [v for side, v in totals.items() if side != sides[seat]]
+    if not others:
+        return 0.0
+    best = max(others)
+    return (mine - best) / (abs(mine) + abs(best) + 1)
+
+
 def rewards(state, shared: float) -> list:
     """Every seat's reward for a finished or cut-off game (the search bots' outcome): a cut-off
     game counts the sides leading by the evaluation as its winners."""
