@@ -84,7 +84,8 @@ def warnings(sanity: dict, games: int, seats=None) -> list:
                 "it next to other actions)" if plain else ""
         found.append(f"{100 * sanity['short_rate']:.0f}% of the games ended within {sanity['short_limit']} "
                      f"decisions: the bots may be ending the game early (passing){taken} rather than playing "
-                     f"it; these figures describe the bots more than the rules. {stronger_advice(seats)}")
+                     "it, and then these figures describe the bots more than the rules; if stronger bots end it "
+                     f"as early, the rules let a player end it on purpose. {stronger_advice(seats)}")
     if sanity["shared_rate"] > SHARED_WARN:
         found.append(f"{100 * sanity['shared_rate']:.0f}% of the finished games were shared wins: often a sign "
                      "that nobody scored, i.e. of bots that do not play for points.")
