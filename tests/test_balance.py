@@ -8,7 +8,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.analysis import display, paired, stats
-from interpreter.analysis.simulation import RunSpec, run, summarize
+from interpreter.analysis.simulation import SIM_BOT, RunSpec, run, summarize
 from interpreter.cli import main
 
 GAME = "la-famiglia"
@@ -115,6 +115,20 @@ def test_sanity_advice_for_flat_bots_names_a_stronger_flat():
     from interpreter.analysis import sanity
     advice = sanity.stronger_advice(["flat", "flat:rollouts=2"])
     assert "--seats flat:rollouts=16,budget=128,flat:rollouts=8,budget=128" in advice
+
+
+@pytest.mark.parametrize("default", [SIM_BOT, "lookahead:margin=1"])
+def test_sanity_advice_for_the_default_bot_names_the_setting_check_strength_plays(default):
+    """The advice never proposes the bots already playing: it names what --check-strength would play
+    (the same bot and options, more time per decision), and the default bot for a bot without one."""
+    from interpreter.analysis import sanity
+    from interpreter.analysis.strength import stronger_seats
+    stronger = stronger_seats([default, default])
+    assert stronger[0] != default and stronger[0].startswith(default)  # its options kept, time raised
+    advice = sanity.stronger_advice([default, default])
+    assert f"--seats {','.join(stronger)})" in advice
+    assert f"--seats {SIM_BOT}," in sanity.stronger_advice(["random", default])
+    assert stronger_seats(["lookahead:margin=1"]) == ["lookahead:margin=1,rollouts=16,budget=128"]
 
 
 def test_report_without_a_decision_cap_does_not_print_a_question_mark(capsys):
