@@ -107,7 +107,7 @@ def test_sanity_report_warns_about_games_passed_out(capsys):
     assert sanity["plain_choices"][0]["option"] == "pass"
     assert any("ended within 16 decisions" in w for w in sanity["warnings"])
     # the advice names a stronger setting of the bots that played, not bots already in use
-    assert any("--seats greedy:samples=4,flat" in w for w in sanity["warnings"])
+    assert any(f"--seats greedy:samples=4,{SIM_BOT})" in w for w in sanity["warnings"])  # random: the default bot
     assert not any("(flat, mcts)" in w for w in sanity["warnings"])
 
 
@@ -152,9 +152,8 @@ def test_piped_compare_cuts_no_header(capsys, luck):
 
 def test_flat_bot_does_not_pass_out_la_famiglia(capsys):
     """greedy against random passes out three games in four (test above); flat against itself rarely."""
-    code, out, _ = cli(capsys, "simulate", GAME, "-n", 8, "--seed", 1, "--json", "--jobs", 2)
+    code, out, _ = cli(capsys, "simulate", GAME, "-n", 8, "--seed", 1, "--json", "--jobs", 2, "--seats", "flat,flat")
     result = json.loads(out)
-    assert result["seats"] == ["flat", "flat"]
     assert result["sanity"]["short_rate"] <= 0.25 and result["mean_decisions"] > 40
 
 
@@ -464,7 +463,7 @@ def test_strength_check_of_a_sweep_has_a_row_per_setting(capsys, luck):
 
 def test_strength_check_needs_a_bot_with_a_stronger_setting(capsys, luck):
     code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--seats", "random,random", "--check-strength")
-    assert code == 1 and "has a setting that buys strength" in err and "--check-strength flat" in err
+    assert code == 1 and "has a setting that buys strength" in err and f"--check-strength {SIM_BOT}" in err
     code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--check-strength", "flat,flat,flat")
     assert code == 1 and "lists 3 bots for 2 seats" in err
 
