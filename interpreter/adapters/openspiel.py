@@ -238,7 +238,7 @@ class MatchHandle:
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
         self.game = game
-        self.past = chain_of(pairs)
+        self.past = chain_of(pairs) if pairs else None
         self.length = len(pairs)
         self.synced = synced
         self.replay = None
@@ -340,7 +340,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
-            player = match.current_player()
+            state = match.state  # a legal action is taken at a decision, by its decider (no call)
+            player = state.decider if state.chance is None else match.current_player()
             match.apply_id(action)
             return _TERMINAL if player is None else player
         if match is None:
@@ -364,7 +365,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
         return self._game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
-        return (self._handle.match or self.match).is_terminal()
+        match = self._handle.match or self.match  # Match.is_terminal in line: asked before every action
+        return match.state.over or (match.limit is not None and match.steps >= match.limit)
 
     def returns(self):
         match = self._handle.match or self.match
