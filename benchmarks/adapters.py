@@ -15,7 +15,7 @@ second; chance outcomes are not counted as decisions):
 
 Prints the rates and the ratios adapter/engine and explicit/seeded (of the slower to the faster:
 1.0 is no overhead).  ``--layers`` prints instead, seeded, the µs a decision takes as each layer of the
-adapter is added: the engine's loop, + action ids (``ActionSpace.legal_ids``/``legal_table``), +
+adapter is added: the engine's loop, + action ids (``ActionSpace.legal_numbering``), +
 ``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.  ``--copies`` prints, for the adapter in
 explicit chance, the copies of an engine state (``State.clone``) and the steps run (a player's action
 or a chance outcome run by :mod:`interpreter.runtime.chance`, once more when a step stops at a chance
@@ -81,7 +81,8 @@ def ids_play(game):
         state = game.new_initial_state(seed)
         decisions = 0
         while not state.is_terminal():
-            state.apply_action(space.legal_table(state)[rng.choice(space.legal_ids(state))])
+            ids, where, legal = space.legal_numbering(state)
+            state.apply_action(legal[where[rng.choice(list(ids))]])
             decisions += 1
         return decisions
     return play
