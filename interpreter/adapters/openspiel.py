@@ -37,8 +37,6 @@ serialize through the engine's exact JSON, with the generator's state, both by `
 and ``pyspiel.serialize_game_and_state``; the game string (``str(game)``) rebuilds the game.
 ``apply_action`` and ``child`` called from Python are answered in Python (no C++ callbacks, no C++
 ``Clone``), OpenSpiel's C++ history catching up when read (:mod:`interpreter.adapters.openspiel_history`).
-A seeded new game may come in the pyspiel state of a game before it that nothing holds any more
-(:meth:`RulebookGame._seeded_state`): a new pybind state costs more than a short game's decisions.
 
 Search: OpenSpiel's Python ``ISMCTSBot`` works with :func:`resampler` (``State.determinize``) as
 its resampler; :class:`EvaluationEvaluator` evaluates a sampled state with the ruleset's
@@ -49,8 +47,6 @@ exactly) and so plays with knowledge no player has.
 from __future__ import annotations
 
 import random
-import sys
-import weakref
 
 import numpy as np
 import pyspiel
@@ -70,18 +66,6 @@ TREE_BYTES = 256 * 2**20  # about the memory one tree of kept children may take 
 STATE_BYTES_PER_JSON_BYTE = 8  # an engine state in memory, against the length of its JSON (measured: 5-7)
 MIN_TREE_STATES = 1_000
 MIN_CHANCE_OUTCOMES = 6  # explicit chance: a shuffle has at most one outcome per component, a die 6 sides
-_refcount = getattr(sys, "getrefcount", lambda state: 0)  # without reference counts no state is used again
-_UNHELD = 3  # the references RulebookGame._seeded_state counts to a state nobody else holds
-_weakrefcount = weakref.getweakrefcount
-
-
-def _owned(state) -> bool:
-    """Whether Python still owns the C++ part of a pyspiel state (C++ took it: "disowned")."""
-    try:
-        pyspiel.State.num_players(state)
-    except ValueError:
-        return False
-    return True
 
 
 def game_type(chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
@@ -183,25 +167,6 @@ class RulebookGame(pyspiel.Game):
         self._seeds = random.Random(seed if seed >= 0 else None)
         self._pending = None  # [seed, match or None]: the next new game, built at most once
         self._root = None  # explicit chance: the match every new game starts from (never changed)
-        self._shells = [None, None]  # the states of the last two new games, to be used again
-        self._turn = 0
-
-    def _seeded_state(self) -> "RulebookState":
-        """The state of a new game (seeded).  Making a pybind state costs about as much as a poker
-        game's decisions in the adapter, so the state of the game before last is used again when
-        nothing holds it any more: no reference but this game's (CPython's reference count), no
-        weak reference, nothing set on it, an empty C++ history, and still owned by Python (a state
-        made for C++, ``NewInitialState``, is C++'s: pybind says "disowned").  A loop that drops
-        each game's state for the next makes two states in all."""
-        shells, turn = self._shells, 1 - self._turn
-        self._turn = turn
-        shell = shells[turn]
-        if (shell is not None and _refcount(shell) == _UNHELD and not _weakrefcount(shell)
-                and len(shell.__dict__) == 1 and not shell._handle.synced and _owned(shell)):
-            shell._handle.renew()
-            return shell
-        shell = shells[turn] = RulebookState(self)
-        return shell
 
     def pending_seed(self) -> int:
         """The seed of the next new game (a state takes it when first used)."""
@@ -242,7 +207,7 @@ class RulebookGame(pyspiel.Game):
 
     def new_initial_state(self):
         if not self.explicit_states:
-            return self._seeded_state()
+            return RulebookState(self)
         if self._root is None:  # every game starts at the same chance node: one shared tree below it
             self._root = self._new_match(self._seeds.getrandbits(63))
         return RulebookState(self, MatchHandle(self._root, None, True, self))
@@ -277,13 +242,6 @@ class MatchHandle:
         self.length = len(pairs)
         self.synced = synced
         self.replay = None
-
-    def renew(self) -> None:
-        """The handle of a new game of the same game (a state used again, see
-        :meth:`RulebookGame._seeded_state`; its C++ history is empty, so ``synced`` is 0)."""
-        self.match = self.seed = self.past = None
-        self.shared = self.fresh = False
-        self.length = 0
 
     def copy(self) -> "MatchHandle":
         """The handle of a copy of the state: the same match, shared from now on, and history."""
