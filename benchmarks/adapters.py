@@ -15,8 +15,11 @@ second; chance outcomes are not counted as decisions):
 
 Prints the rates and the ratios adapter/engine and explicit/seeded (of the slower to the faster:
 1.0 is no overhead).  ``--layers`` prints instead, seeded, the µs a decision takes as each layer of the
-adapter is added: the engine's loop, + action ids (``ActionSpace.legal_ids``/``legal_table``), +
-``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.  ``--copies`` prints, for the adapter in
+adapter is added: the engine's loop, + action ids (``ActionSpace.legal_numbering``), +
+``Match`` (``legal_ids``/``apply_id``), + the pyspiel state.  ``--split`` replays 2,000 recorded
+random games through the engine, ``Match`` and the pyspiel state with the same calls at each decision
+and prints the µs that ``Match`` adds to the engine and the pyspiel state to ``Match``, per new game
+and per decision.  ``--copies`` prints, for the adapter in
 explicit chance, the copies of an engine state (``State.clone``) and the steps run (a player's action
 or a chance outcome run by :mod:`interpreter.runtime.chance`, once more when a step stops at a chance
 node) per game, against the decisions and chance nodes of a game.
@@ -81,7 +84,8 @@ def ids_play(game):
         state = game.new_initial_state(seed)
         decisions = 0
         while not state.is_terminal():
-            state.apply_action(space.legal_table(state)[rng.choice(space.legal_ids(state))])
+            ids, where, legal = space.legal_numbering(state)
+            state.apply_action(legal[where[rng.choice(list(ids))]])
             decisions += 1
         return decisions
     return play
@@ -111,6 +115,70 @@ def layers(ruleset: str, seconds: float) -> list:
     spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0})
     plays = [engine_play(engine, False), ids_play(engine), match_play(engine), adapter_play(spiel)]
     return [1e6 / _rate(play, seconds) for play in plays]
+
+
+def split(ruleset: str, games: int = 2000, rounds: int = 5) -> dict:
+    """µs a new game and µs a decision that ``Match`` adds to the engine and the pyspiel state adds to
+    ``Match``, seeded: ``games`` random games recorded, then replayed with the same calls at each
+    decision (is it over, is it chance, the legal actions, the action) through each; CPU time, the
+    best of ``rounds``."""
+    import pyspiel
+
+    import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
+    from interpreter.adapters.match import Match, cached_game
+
+    engine = cached_game(ruleset)
+    spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0})
+    recorded = []  # (seed, [(id, position among the legal actions)])
+    for seed in range(games):
+        match, rng, steps = Match(engine.new_initial_state(seed), limit=10_000), random.Random(seed), []
+        while not match.is_terminal():
+            i = rng.choice(match.legal_ids())
+            steps.append((i, match.seen["numbering"][1][i]))
+            match.apply_id(i)
+        recorded.append((seed, steps))
+    decisions = sum(len(steps) for _, steps in recorded)
+
+    def engine_games(play):
+        for seed, steps in recorded:
+            state = engine.new_initial_state(seed)
+            for _, position in steps[:len(steps) if play else 0]:
+                state.is_terminal(), state.is_chance_node()
+                state.apply_action(state.legal_actions()[position])
+            state.is_terminal()
+
+    def match_games(play):
+        for seed, steps in recorded:
+            match = Match(engine.new_initial_state(seed), limit=10_000)
+            for i, _ in steps[:len(steps) if play else 0]:
+                match.is_terminal(), match.current_player(), match.legal_ids()
+                match.apply_id(i)
+            match.is_terminal()
+
+    def spiel_games(play):
+        for seed, steps in recorded:
+            state = spiel.new_initial_state()
+            state._handle.seed = seed  # the recorded game
+            for i, _ in steps[:len(steps) if play else 0]:
+                state.is_terminal(), state.is_chance_node(), state.legal_actions()
+                state.apply_action(i)
+            state.is_terminal()
+
+    def best(run, play) -> float:
+        times = []
+        for _ in range(rounds):
+            start = time.process_time()
+            run(play)
+            times.append(time.process_time() - start)
+        return min(times) * 1e6
+
+    t = {name: (best(run, False), best(run, True)) for name, run in
+         (("engine", engine_games), ("Match", match_games), ("pyspiel", spiel_games))}
+    row = {"decisions a game": decisions / games}
+    for name, below in (("Match", "engine"), ("pyspiel", "Match")):
+        row[f"{name}: a game"] = (t[name][0] - t[below][0]) / games
+        row[f"{name}: a decision"] = ((t[name][1] - t[name][0]) - (t[below][1] - t[below][0])) / decisions
+    return row
 
 
 def copies(ruleset: str, games: int = 2000) -> dict:
@@ -169,7 +237,17 @@ def main(argv=None) -> int:
     parser.add_argument("--layers", action="store_true", help="µs a decision as each layer is added (seeded)")
     parser.add_argument("--copies", action="store_true",
                         help="explicit chance: state copies and steps run per game (2,000 games)")
+    parser.add_argument("--split", action="store_true",
+                        help="µs a new game and a decision that Match and the pyspiel state add (seeded)")
     args = parser.parse_args(argv)
+    if args.split:
+        print(f"{'ruleset':<22}{'decisions':>10}{'Match/game':>12}{'Match/dec':>11}{'pyspiel/game':>14}"
+              f"{'pyspiel/dec':>13}   (µs)")
+        for ruleset in args.rulesets:
+            row = list(split(ruleset).values())
+            print(f"{ruleset.split('/')[-1]:<22}{row[0]:>10.2f}{row[1]:>12.2f}{row[2]:>11.2f}{row[3]:>14.2f}"
+                  f"{row[4]:>13.2f}", flush=True)
+        return 0
     if args.copies:
         print(f"{'ruleset':<22}{'copies':>9}{'steps':>9}{'decisions':>11}{'chance':>9}   (per game)")
         for ruleset in args.rulesets:

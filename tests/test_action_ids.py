@@ -53,6 +53,10 @@ def test_action_ids_round_trip_distinct_and_stable(path, players):
                 assert state.legal_action_ids() == sorted({i[0] for i in ids})
             else:
                 assert state.legal_action_ids() == sorted(ids)
+                for _ in range(2):  # the second time from the remembered legal sets (legal_numbering)
+                    numbered, where, legal = space.legal_numbering(state)
+                    assert numbered == sorted(ids) and legal is actions
+                    assert {i: legal[p] for i, p in where.items()} == space.legal_table(state)
             twin = state.determinize(state.current_player(), random.Random(rng.random()))
             assert sorted(map(repr, (twin.action_id(a) for a in twin.legal_actions()))) == sorted(map(repr, ids))
             state.apply_action(rng.choice(actions))

@@ -6,8 +6,10 @@ OpenSpiel is an extra (``rulebook[openspiel]``); under CI the test fails rather 
 """
 from __future__ import annotations
 
+import gc
 import pickle
 import random
+import weakref
 
 import pytest
 
@@ -107,3 +109,19 @@ def test_action_child_is_the_state_an_action_makes_with_the_parent_unchanged():
                         chance.outcome_child(applied, outcome).to_json()
             state.apply_action(rng.choice(state.legal_actions()))
     assert reached_chance > 0
+
+
+def test_a_game_is_freed_with_its_states():
+    """A state's C++ part holds its game, which the garbage collector cannot see: the game must hold
+    no state (a pool of states to use again would keep the game, and every tree below them, forever)."""
+    pyspiel = _spiel()
+    for explicit in (False, True):
+        game = pyspiel.load_game("rulebook", {"ruleset": "classic/kuhn-poker", "explicit_chance": explicit})
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(_choices(state)[0])
+        child = state.clone()
+        alive = weakref.ref(game._seeds)
+        del game, state, child
+        gc.collect()
+        assert alive() is None

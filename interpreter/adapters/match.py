@@ -72,8 +72,11 @@ class Match:
                 ids = []
             elif record is not None and record.count is not None:
                 ids = [outcome.index for outcome, _ in state.chance_outcomes()]
-            else:
+            elif self.space.staged:
                 ids = self.space.legal_ids(state, self.prefix)
+            else:  # the positions of the ids too, for apply_id
+                numbering = seen["numbering"] = self.space.legal_numbering(state)
+                ids = numbering[0]
             seen["legal ids"] = ids
         return list(ids)
 
@@ -93,36 +96,33 @@ class Match:
             raise IllegalActionError(f"the match reached its cap of {limit} steps",
                                      hint="it is over (truncated): start a new one")
         space = self.space
-        if not space.staged:
-            action = space.legal_table(state).get(i)
-            if action is None:
+        if not space.staged:  # the usual case, first: one id, one action
+            numbering = self.seen.get("numbering") or space.legal_numbering(state)
+            position = numbering[1].get(i)
+            if position is None:
                 raise IllegalActionError(f"the id {i} is not legal now",
                                          hint="choose one of the legal ids (the action mask)")
-            self._take(action, (i,), _copy)
-            self.steps += 1
-            return
-        if i not in space.legal_ids(self.state, self.prefix):
-            raise IllegalActionError(f"the id {i} is not legal at this stage",
-                                     hint="choose one of the legal ids (the action mask)")
-        self.steps += 1
-        prefix = self.prefix + (i,)
-        self.seen = {}
-        table = space.legal_table(self.state)
-        if prefix in table:
-            self.prefix = ()
-            self._take(table[prefix], prefix)
+            action, ids = numbering[2][position], (i,)
         else:
-            self.prefix = prefix
-
-    def _take(self, action, ids, copy=False) -> None:
-        """Apply a whole action of the deciding seat (at a decision: no chance node, not over), to
-        the state itself or (``copy``, explicit chance) to a copy this match takes instead."""
-        state = self.state
+            if i not in space.legal_ids(state, self.prefix):
+                raise IllegalActionError(f"the id {i} is not legal at this stage",
+                                         hint="choose one of the legal ids (the action mask)")
+            ids = self.prefix + (i,)
+            table = space.legal_table(state)
+            if ids not in table:
+                self.steps += 1
+                self.prefix = ids
+                self.seen = {}
+                return
+            self.prefix, action = (), table[ids]
+        # a whole action of the deciding seat, applied to the state itself or (_copy, explicit
+        # chance) to a copy this match takes instead
         frame = state.stack[-1]
         self.history.append((state.decider, bool(action.option.public), action,
                              state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
-        if copy:
+        self.steps += 1
+        if _copy:
             self.state = action_child(state, action)
         else:
             state.apply_action(action)

@@ -238,7 +238,7 @@ class MatchHandle:
         self.shared = shared
         self.fresh = shared  # a copy no action was applied to yet
         self.game = game
-        self.past = chain_of(pairs)
+        self.past = chain_of(pairs) if pairs else None
         self.length = len(pairs)
         self.synced = synced
         self.replay = None
@@ -290,10 +290,11 @@ class RulebookState(DeferredHistory, pyspiel.State):
     def match(self) -> Match:
         handle = self._handle
         if handle.match is None:
+            game = handle.game if handle.game is not None else self.get_game()  # _game() in line
             if handle.seed is None:
-                handle.seed, handle.match = self._game().next_match()
+                handle.seed, handle.match = game.next_match()
             else:
-                handle.match = self._game().take(handle.seed)
+                handle.match = game.take(handle.seed)
         return handle.match
 
     def seen_match(self) -> Match:
@@ -325,7 +326,10 @@ class RulebookState(DeferredHistory, pyspiel.State):
         return match.legal_ids() if player is None or player == match.current_player() else []
 
     def is_chance_node(self):
-        return (self._handle.match or self.match).current_player() == _CHANCE
+        match = self._handle.match or self.match
+        if match.state.chance is None:  # seeded: never (no call)
+            return False
+        return match.current_player() == _CHANCE
 
     def chance_outcomes(self):
         """``(outcome, probability)`` at a chance node (explicit chance only)."""
@@ -340,7 +344,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
-            player = match.current_player()
+            state = match.state  # a legal action is taken at a decision, by its decider (no call)
+            player = state.decider if state.chance is None else match.current_player()
             match.apply_id(action)
             return _TERMINAL if player is None else player
         if match is None:
@@ -364,7 +369,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
         return self._game().rulebook.action_space().describe_id(int(action))
 
     def is_terminal(self):
-        return (self._handle.match or self.match).is_terminal()
+        match = self._handle.match or self.match  # Match.is_terminal in line: asked before every action
+        return match.state.over or (match.limit is not None and match.steps >= match.limit)
 
     def returns(self):
         match = self._handle.match or self.match

@@ -28,6 +28,7 @@ from .staging import stage_order
 
 FLAT_LIMIT = 10_000
 KNOWN_IDS = 100_000  # how many ids of values an action space remembers (see ActionSpace._keys)
+KNOWN_SETS = 4_096  # how many legal sets an action space remembers the numbering of (see legal_numbering)
 COPIES = 32  # ids reserved for actions whose meaning repeats another's (see above)
 KINDS = ("component", "cell", "player", "int", "str", "bool")  # numbered parameter kinds, in vocabulary order
 
@@ -85,6 +86,7 @@ class ActionSpace:
             if all(kind == "other" for kind, _, _ in self.options[index][2])}
         self._known_ids: dict = {}  # {OptionSpec: {values: flat id}} of ids that need nothing of the state
         self._known_count = 0
+        self._known_sets: dict = {}  # {ids of legal actions in their order: (sorted ids, {id: position})}
         self._plans = {} if self.staged else {  # OptionSpec -> how to number it quickly (see _plan)
             spec: self._plan(index) for spec, index in self._option_of.items()
             if spec not in self._constant_id and self._plan(index) is not None}
@@ -258,6 +260,28 @@ class ActionSpace:
                 except TypeError:  # values that are no key (a list)
                     pass
         return keys
+
+    def legal_numbering(self, state) -> tuple:
+        """``(ids, where, legal)`` of a flat space: the legal ids, sorted; ``{id: its action's
+        position in legal}``; ``state.legal_actions()``.  ``ids`` and ``where`` are the space's own,
+        shared by every decision whose legal actions have the same ids in the same order (the
+        usual case: one lookup per action and one for the set): to be read, never changed."""
+        legal = state.legal_actions()
+        known = self._known_ids
+        try:
+            keys = tuple([known[action.option][action.values] for action in legal])
+        except (KeyError, TypeError):  # an id not seen yet, or values that are no key (a list)
+            keys = None
+        else:
+            found = self._known_sets.get(keys)
+            if found is not None:
+                return found[0], found[1], legal
+        table = self.legal_table(state)
+        position = {id(action): n for n, action in enumerate(legal)}
+        found = (self._cache[2], {key: position[id(action)] for key, action in table.items()})
+        if keys is not None and len(table) == len(legal) and len(self._known_sets) < KNOWN_SETS:
+            self._known_sets[keys] = found  # no two actions share an id: the ids alone decide it
+        return found[0], found[1], legal
 
     def legal_ids(self, state, prefix=()) -> list:
         """The ids legal now (flat), or legal at the next stage after ``prefix`` (staged)."""
