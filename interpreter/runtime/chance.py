@@ -27,11 +27,13 @@ worked out, so that nothing between steps needs chance.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS
 
+from .instructions import CHOOSE
 from .lazy_pile import LazyPile, raw
 
 CHANCE = -1  # the chance player's seat number, as in OpenSpiel
@@ -81,6 +83,7 @@ class Feeder:
     __slots__ = ("outcomes", "used")
     explicit = False
     count = None  # no chance node is pending while a step runs
+    codes = None  # the virtual machine runs the plain instructions
 
     def __init__(self, outcomes):
         self.outcomes = outcomes
@@ -100,35 +103,76 @@ class Feeder:
         new.used = self.used
         return new
 
+    def at_rest(self, s) -> None:
+        """The step is through and about to fix what a seat may see (see :class:`Resumable`)."""
+
+
+class Resumable(Feeder):
+    """The feeder of a step that takes a resume point (:mod:`interpreter.runtime.chance_points`): the
+    virtual machine runs the game's marked instructions (``codes``), each of which first calls
+    :meth:`mark`; at the first where chance may come next, the state is copied (``point``, its top
+    frame at the marked instruction).  When the step needs an outcome the chance node is the point
+    with the outcomes handed out since.  One point a step: a later one would spare running again
+    what lies between, which costs less than a copy.  A step that goes on from a point has that
+    point from the start."""
+
+    __slots__ = ("codes", "point")
+
+    def __init__(self, outcomes, codes, point=None):
+        Feeder.__init__(self, outcomes)
+        self.codes = codes
+        self.point = point
+
+    def mark(self, s, proc: int, pc: int) -> None:
+        """The rules of the main stack are about to run instruction ``pc`` of procedure ``proc``."""
+        if self.point is None and not s.trigger_depth and s.stack and s.stack[-1][0] == proc and _may_ask(s):
+            self._take(s, pc)
+
+    def at_rest(self, s) -> None:
+        if self.point is None:
+            self._take(s, None)
+
+    def _take(self, s, pc) -> None:
+        point = s.clone()
+        point.chance = ChanceRecord()
+        if pc is not None:
+            point.stack[-1][1] = pc
+        self.point = point
+        self.outcomes = self.outcomes[self.used:]
+        self.used = 0
+
 
 class ChanceRecord:
     """The explicit-chance part of a state between steps: nothing pending (a decision or the end), or a
     chance node: the state before the step (``before``), the step (``action``: the index of the action
     among the legal actions of ``before``, or None for the setup) and the outcomes chosen so far.
     ``begin`` is the setup step as the game was started (with its ``arrange``), run again with each
-    outcome; it is not saved: a state loaded at a chance node of its setup runs the plain setup."""
+    outcome; it is not saved: a state loaded at a chance node of its setup runs the plain setup.
+    ``resume``: ``before`` is a resume point (:class:`Resumable`), and the step goes on from it."""
 
-    __slots__ = ("before", "action", "outcomes", "count", "begin")
+    __slots__ = ("before", "action", "outcomes", "count", "begin", "resume")
     explicit = True
+    codes = None
 
-    def __init__(self, before=None, action=None, outcomes=(), count=None, begin=None):
+    def __init__(self, before=None, action=None, outcomes=(), count=None, begin=None, resume=False):
         self.before = before
         self.action = action
         self.outcomes = list(outcomes)
         self.count = count  # how many outcomes the pending node has; None: no node pending
         self.begin = begin
+        self.resume = resume
 
     def next(self, count: int) -> int:
         raise RulesRuntimeError("a random number was asked for outside a step of the game")
 
     def copy(self) -> "ChanceRecord":
-        return ChanceRecord(self.before, self.action, self.outcomes, self.count, self.begin)
+        return ChanceRecord(self.before, self.action, self.outcomes, self.count, self.begin, self.resume)
 
     def to_dict(self) -> dict:
         if self.count is None:
             return {"pending": None}
         return {"pending": self.count, "outcomes": list(self.outcomes), "action": self.action,
-                "before": self.before.to_dict()}
+                "before": self.before.to_dict(), **({"resume": True} if self.resume else {})}
 
 
 def to_dict(s) -> dict:
@@ -148,27 +192,30 @@ def raw_zones(s) -> list:
 
 
 def copy_piles(zones, new) -> list:
-    """The zones of ``new``, a copy of a state whose zones are ``zones`` (made without calling
-    ``LazyPile``, which costs seven times as much: this runs at every copy of a state)."""
+    """The zones of ``new``, a copy of a state whose zones are ``zones``: a lazy pile for each zone
+    with an undetermined block (made without calling ``LazyPile``, which costs seven times as much),
+    a plain list for the others (a zone becomes a lazy pile when it gets a block: see
+    :func:`shuffle_lazily` and :func:`move_pile`).  This runs at every copy of a state."""
     copies = []
     for pile in zones:
-        copy = _new_pile(LazyPile)
-        _extend(copy, _all(pile, _WHOLE))
-        copy.state = new
-        if type(pile) is LazyPile:
+        if type(pile) is LazyPile and pile.hi:
+            copy = _new_pile(LazyPile)
+            _extend(copy, _all(pile, _WHOLE))
+            copy.owner = _ref(new)
             copy.lo, copy.hi = pile.lo, pile.hi
         else:
-            copy.lo = copy.hi = 0
+            copy = _all(pile, _WHOLE)
         copies.append(copy)
     return copies
 
 
 _new_pile, _extend, _all, _WHOLE = LazyPile.__new__, list.extend, list.__getitem__, slice(None)
+_ref = weakref.ref
 
 
 def restore_piles(s, blocks) -> str:
-    """Make the zones of ``s`` (a saved state being loaded) lazy piles with their saved undetermined
-    blocks; the reason the blocks are wrong, or ''."""
+    """Give the zones of ``s`` (a saved state being loaded) their saved undetermined blocks (as lazy
+    piles); the reason the blocks are wrong, or ''."""
     s.zones = copy_piles(s.zones, s)
     for key, (lo, hi) in (blocks or {}).items():
         zone = int(key) if key.isdigit() and key.isascii() else -1
@@ -177,7 +224,7 @@ def restore_piles(s, blocks) -> str:
         pile = s.zones[zone]
         if not 0 <= lo < hi <= len(pile) or hi - lo < 2 or raw(pile)[lo:hi] != sorted(raw(pile)[lo:hi]):
             return f"zone {zone}: [{lo}, {hi}] is no block of two or more of its components in id order"
-        pile.lo, pile.hi = lo, hi
+        s.zones[zone] = LazyPile(raw(pile), s, lo, hi)
     return ""
 
 
@@ -202,10 +249,12 @@ def move_pile(s, source: int, to: int, bottom: bool) -> bool:
     target is a grid or has an undetermined block of its own (two blocks do not make one)."""
     game = s.game
     pile, target = s.zones[source], s.zones[to]
-    if (type(pile) is not LazyPile or not pile.hi or type(target) is not LazyPile or target.hi
+    if (type(pile) is not LazyPile or not pile.hi or (type(target) is LazyPile and target.hi)
             or game.zone_grid[to] is not None or game.zone_triggers[source] is not None
             or game.zone_triggers[to] is not None or source == to):
         return False
+    if type(target) is not LazyPile:
+        target = s.zones[to] = LazyPile(target, s)
     n, lo, hi, before = len(pile), pile.lo, pile.hi, len(target)
     while pile:
         s.move_component(raw(pile)[-1], to, bottom)
@@ -233,12 +282,12 @@ def settle(s) -> None:
     game = s.game
     zones = s.zones
     for zone, pile in enumerate(zones):
-        if type(pile) is not LazyPile:
-            pile = zones[zone] = LazyPile(pile, s)
-        if pile.hi:
+        if type(pile) is LazyPile and pile.hi:
             if game.visible_mask(s, zone):
+                s.chance.at_rest(s)
                 pile.fix_all()
             elif game.top_mask[zone] and pile.hi == len(pile):
+                s.chance.at_rest(s)
                 pile.fix(len(pile) - 1)
     if not s.over and s.decider is not None:
         try:
@@ -257,23 +306,31 @@ def start(s, begin) -> None:
     """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
     mode on ``s``, a state before setup."""
     s.zones = copy_piles(s.zones, s)
-    _run_step(s, None, None, [], begin)
+    _run_step(s, None, [], begin)
 
 
 def apply(s, action) -> None:
     """Apply a player's action or a chance outcome to ``s`` in explicit mode."""
     record = s.chance
     if record.count is not None:
-        _run_step(s, record.before, record.action, record.outcomes + [_outcome_index(record, action)],
-                  _pending_step(record))
+        work, node = _stepped(record, record.outcomes + [_outcome_index(record, action)])
+        if work is not None:
+            _become(s, work)
+            return
+        base, new = node
+        if base is not record.before:  # a resume point: the node shares its parts
+            _become(s, base)
+        s.chance = new
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
     index = _index_of(s, action)
     if _chance_free(s):
         _run_in_place(s, index)
-        return
-    _run_step(s, None, index, [], _step(index))
+    elif _resumable(s, index):
+        _run_resumable(s, index)
+    else:
+        _run_step(s, index, [], _step(index))
 
 
 # what a walk of the ruleset leaves out: the setup, and tables about the rules rather than rules
@@ -351,11 +408,11 @@ def outcome_child(s, outcome):
     ``s`` unchanged: what applying it to a copy of ``s`` gives, without copying ``s`` first (the
     step runs on a copy of the state before it anyway)."""
     record = s.chance
-    chosen = record.outcomes + [_outcome_index(record, outcome)]
-    work, count = _stepped(record.before, chosen, _pending_step(record))
+    work, node = _stepped(record, record.outcomes + [_outcome_index(record, outcome)])
     if work is None:
-        work = s.clone()
-        work.chance = ChanceRecord(record.before, record.action, chosen, count, record.begin)
+        base, new = node
+        work = s.clone() if base is record.before else _sharing(base)
+        work.chance = new
     return work
 
 
@@ -368,7 +425,10 @@ def action_child(s, action):
     if _chance_free(s):
         _run_in_place(work, index)
         return work
-    count = _fed(work, [], _step(index))
+    if _resumable(s, index):
+        _run_resumable(work, index)
+        return work
+    count = _fed(work, Feeder([]), _step(index))
     if count is None:
         return work
     node = s.clone()
@@ -386,13 +446,80 @@ def _outcome_index(record, outcome) -> int:
 
 
 def _pending_step(record):
+    if record.resume:
+        return _resume
     return record.begin if record.action is None and record.begin is not None else _step(record.action)
 
 
-def _fed(work, chosen, step):
-    """Run ``step`` on ``work`` fed ``chosen``: None when it ran to its end (``work`` then has no node
-    pending), else how many outcomes the chance node it stopped at has (``work`` is then half-way)."""
-    work.chance = Feeder(chosen)
+def _points(game):
+    """The game's :class:`~interpreter.runtime.chance_points.ChancePoints` (imported here: the
+    effects and the virtual machine import this module)."""
+    try:
+        return game._chance_points
+    except AttributeError:
+        from .chance_points import points_of
+        return points_of(game)
+
+
+def _resume(work) -> None:
+    """Go on with the rules from a resume point (the rest of the step, as ``State.apply_action`` does)."""
+    from . import vm
+    from .effects import GameOver
+    try:
+        if vm.execute(work, work.stack, True):
+            work.finish()
+    except GameOver:
+        work.stack.clear()
+        work.finish()
+    except RulebookError as exc:
+        work.failure = exc
+        raise
+
+
+def _may_ask(s) -> bool:
+    """Whether chance may be asked for from ``s`` on: a zone is undetermined, or the rules roll."""
+    return not _chance_free(s)
+
+
+def resume_point(s) -> bool:
+    """Whether a state loaded as a resume point is one: its rules stand at an instruction that may
+    need chance or at a decision (or the game is over), in a game whose actions take resume points."""
+    if not _points(s.game).safe:
+        return False
+    if not s.stack:
+        return s.over
+    proc, pc = s.stack[-1][0], s.stack[-1][1]
+    return (proc, pc) in _points(s.game).points or s.game.codes[proc][pc][0] == CHOOSE
+
+
+def _resumable(s, index) -> bool:
+    """Whether the ``index``-th legal action at ``s`` can run on ``s`` itself with resume points (see
+    :mod:`interpreter.runtime.chance_points`): no decision of the game needs chance to list its
+    actions, and the option's own block does not."""
+    points = _points(s.game)
+    return points.safe and not points.option_may_need_chance(s.stack[-1][0], s.legal_actions()[index].option)
+
+
+def _run_resumable(s, index) -> None:
+    """Apply the ``index``-th legal action to ``s`` itself, taking resume points: ``s`` becomes the
+    state after it, or the chance node at the last point.  (As in seeded mode an error leaves ``s``
+    broken: no copy is kept to go back to.)"""
+    feeder = Resumable([], _points(s.game).codes)
+    count = _fed(s, feeder, _step(index))
+    if count is None:
+        return
+    if feeder.point is None:
+        raise RulesRuntimeError("explicit chance: the rules asked for chance where no resume point was taken",
+                                hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading")
+    _become(s, feeder.point)
+    s.chance = ChanceRecord(feeder.point, None, feeder.outcomes, count, resume=True)
+
+
+def _fed(work, feeder, step):
+    """Run ``step`` on ``work`` fed by ``feeder``: None when it ran to its end (``work`` then has no
+    node pending), else how many outcomes the chance node it stopped at has (``work`` is then
+    half-way)."""
+    work.chance = feeder
     try:
         step(work)
         settle(work)
@@ -402,29 +529,32 @@ def _fed(work, chosen, step):
     return None
 
 
-def _stepped(before, chosen, step) -> tuple:
-    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
-    one more outcome, of ``count``."""
-    work = before.clone()
-    count = _fed(work, chosen, step)
-    return (None, count) if count is not None else (work, None)
+def _stepped(record, chosen) -> tuple:
+    """Run the step of the chance node ``record`` from a copy of its state before, fed ``chosen``:
+    ``(the copy after it, None)``, or ``(None, (state, record))``: the chance node it stops at (the
+    record's state before, or a resume point taken on the way)."""
+    work = record.before.clone()
+    game = work.game
+    if record.resume or (record.action is not None and _points(game).safe):
+        feeder = Resumable(chosen, _points(game).codes, record.before if record.resume else None)
+    else:
+        feeder = Feeder(chosen)
+    count = _fed(work, feeder, _pending_step(record))
+    if count is None:
+        return work, None
+    point = getattr(feeder, "point", None)
+    if point is None or point is record.before:
+        return None, (record.before, ChanceRecord(record.before, record.action, chosen, count, record.begin,
+                                                  record.resume))
+    return None, (point, ChanceRecord(point, None, feeder.outcomes, count, resume=True))
 
 
-def _run_step(s, before, index, chosen, step) -> None:
-    """Run ``step`` fed ``chosen`` from ``before``; ``s`` becomes its result, or ``before`` as a chance
-    node when one more outcome is needed.  ``before`` None (a player's action from ``s``): the step
-    runs on ``s`` itself, with a copy kept to go back to; else on a copy of ``before`` that ``s``
-    becomes, while ``s``, the chance node, stays as it is until the step is through."""
-    if before is not None:
-        work, count = _stepped(before, chosen, step)
-        if work is None:
-            s.chance = ChanceRecord(before, index, chosen, count, step if index is None else None)
-        else:
-            _become(s, work)
-        return
+def _run_step(s, index, chosen, step) -> None:
+    """Run ``step`` fed ``chosen`` on ``s`` itself, with a copy kept to go back to: ``s`` becomes its
+    result, or that copy as a chance node when one more outcome is needed."""
     kept = s.clone()
     try:
-        count = _fed(s, chosen, step)
+        count = _fed(s, Feeder(chosen), step)
     except BaseException:
         _become(s, kept)  # an error leaves the state as it was before the step
         raise
@@ -433,8 +563,18 @@ def _run_step(s, before, index, chosen, step) -> None:
         s.chance = ChanceRecord(kept.clone(), index, chosen, count, step if index is None else None)
 
 
+def _sharing(point):
+    """A state made of the very parts of ``point``, a resume point, which nothing changes: a chance
+    node there (a step goes on from a copy of the point, and its result replaces the node's parts)."""
+    node = type(point).__new__(type(point))
+    for slot in type(point).FIELDS:
+        setattr(node, slot, getattr(point, slot))
+    return node
+
+
 def _become(s, other) -> None:
-    for slot in type(s).__slots__:
+    for slot in type(s).FIELDS:
         setattr(s, slot, getattr(other, slot))
     for pile in s.zones:
-        pile.state = s
+        if type(pile) is LazyPile:
+            pile.state = s

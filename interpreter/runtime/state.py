@@ -31,7 +31,8 @@ REFCOUNTED = sys.implementation.name == "cpython"
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
                  "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "note_entries", "failure",
-                 "chance", "narrative", "end_reason", "blind_to")
+                 "chance", "narrative", "end_reason", "blind_to", "__weakref__")  # a lazy pile refers to its state weakly
+    FIELDS = __slots__[:-1]  # what a state is made of
 
     def __init__(self, game):
         self.game = game
@@ -240,7 +241,7 @@ class State:
 
     def legal_actions(self) -> list:
         legal = self.legal_cache
-        if legal is not None and self.failure is None and self.chance is None:  # the usual case, first
+        if legal is not None and self.failure is None and (self.chance is None or self.chance.count is None):
             return legal
         self._check_usable()
         if self.chance is not None and self.chance.count is not None:
