@@ -119,7 +119,8 @@ class Resumable(Feeder):
     __slots__ = ("codes", "point")
 
     def __init__(self, outcomes, codes, point=None):
-        Feeder.__init__(self, outcomes)
+        self.outcomes = outcomes
+        self.used = 0
         self.codes = codes
         self.point = point
 
@@ -166,7 +167,7 @@ class ChanceRecord:
         raise RulesRuntimeError("a random number was asked for outside a step of the game")
 
     def copy(self) -> "ChanceRecord":
-        return ChanceRecord(self.before, self.action, self.outcomes, self.count, self.begin, self.resume)
+        return self  # a record is never changed once made: copies of a state share it
 
     def to_dict(self) -> dict:
         if self.count is None:
@@ -325,11 +326,7 @@ def apply(s, action) -> None:
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
     index = _index_of(s, action)
-    if _chance_free(s):
-        _run_in_place(s, index)
-    elif _resumable(s, index):
-        _run_resumable(s, index)
-    else:
+    if not _run_on_itself(s, s.legal_cache[index]):
         _run_step(s, index, [], _step(index))
 
 
@@ -376,23 +373,15 @@ def _chance_free(s) -> bool:
     return True
 
 
-def _run_in_place(s, index) -> None:
-    """Apply the ``index``-th legal action to ``s`` itself, as in seeded mode: no copy to go back to
-    is needed where no chance node can come."""
-    s.chance = Feeder(())
-    try:
-        s.apply_action(s.legal_actions()[index])
-        settle(s)
-    finally:
-        s.chance = ChanceRecord()
-
-
 def _index_of(s, action) -> int:
     legal = s.legal_actions()
     if isinstance(action, str):
         action = s.parse_action(action)
+    for i, candidate in enumerate(legal):  # the action itself, usually: by identity first
+        if candidate is action:
+            return i
     for i, candidate in enumerate(legal):
-        if candidate is action or candidate == action:
+        if candidate == action:
             return i
     raise IllegalActionError(f"'{action}' is not a legal action now", hint="choose one of state.legal_actions()")
 
@@ -422,11 +411,7 @@ def action_child(s, action):
     runs on it, and ``s`` itself is there to go back to when the step needs chance)."""
     index = _index_of(s, action)
     work = s.clone()
-    if _chance_free(s):
-        _run_in_place(work, index)
-        return work
-    if _resumable(s, index):
-        _run_resumable(work, index)
+    if _run_on_itself(work, s.legal_cache[index]):  # the copy's too: a copy shares the legal actions
         return work
     count = _fed(work, Feeder([]), _step(index))
     if count is None:
@@ -492,27 +477,38 @@ def resume_point(s) -> bool:
     return (proc, pc) in _points(s.game).points or s.game.codes[proc][pc][0] == CHOOSE
 
 
-def _resumable(s, index) -> bool:
-    """Whether the ``index``-th legal action at ``s`` can run on ``s`` itself with resume points (see
-    :mod:`interpreter.runtime.chance_points`): no decision of the game needs chance to list its
-    actions, and the option's own block does not."""
-    points = _points(s.game)
-    return points.safe and not points.option_may_need_chance(s.stack[-1][0], s.legal_actions()[index].option)
-
-
-def _run_resumable(s, index) -> None:
-    """Apply the ``index``-th legal action to ``s`` itself, taking resume points: ``s`` becomes the
-    state after it, or the chance node at the last point.  (As in seeded mode an error leaves ``s``
-    broken: no copy is kept to go back to.)"""
-    feeder = Resumable([], _points(s.game).codes)
-    count = _fed(s, feeder, _step(index))
-    if count is None:
-        return
-    if feeder.point is None:
-        raise RulesRuntimeError("explicit chance: the rules asked for chance where no resume point was taken",
-                                hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading")
-    _become(s, feeder.point)
-    s.chance = ChanceRecord(feeder.point, None, feeder.outcomes, count, resume=True)
+def _run_on_itself(s, action) -> bool:
+    """Apply a legal action to ``s`` itself, as in seeded mode, where no copy to go back to is
+    needed: no chance can come (:func:`_chance_free`), or the step can take a resume point (see
+    :mod:`interpreter.runtime.chance_points`: no decision of the game needs chance to list its
+    actions, and the option's own block does not).  ``s`` becomes the state after the action, or the
+    chance node at the point; False (``s`` unchanged) where a copy is needed.  As in seeded mode an
+    error leaves ``s`` broken."""
+    if _chance_free(s):
+        feeder = Feeder(())
+    else:
+        points = _points(s.game)
+        if not points.safe or points.option_may_need_chance(s.stack[-1][0], action.option):
+            return False
+        feeder = Resumable([], points.codes)
+    s.chance = feeder
+    try:
+        s.apply_action(action)
+        settle(s)
+    except ChanceNeeded as need:
+        point = feeder.point
+        if point is None:
+            s.chance = ChanceRecord()
+            raise RulesRuntimeError("explicit chance: the rules asked for chance where no resume point was taken",
+                                    hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading") from None
+        _become(s, point)
+        s.chance = ChanceRecord(point, None, feeder.outcomes, need.count, resume=True)
+        return True
+    except BaseException:
+        s.chance = ChanceRecord()
+        raise
+    s.chance = ChanceRecord()
+    return True
 
 
 def _fed(work, feeder, step):
