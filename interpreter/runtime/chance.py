@@ -437,28 +437,16 @@ def _pending_step(record):
 
 
 def _points(game):
-    """The game's :class:`~interpreter.runtime.chance_points.ChancePoints` (imported here: the
-    effects and the virtual machine import this module)."""
+    """The game's :class:`~interpreter.runtime.chance_points.ChancePoints`."""
     try:
         return game._chance_points
     except AttributeError:
-        from .chance_points import points_of
-        return points_of(game)
+        return game.chance_points()
 
 
 def _resume(work) -> None:
-    """Go on with the rules from a resume point (the rest of the step, as ``State.apply_action`` does)."""
-    from . import vm
-    from .effects import GameOver
-    try:
-        if vm.execute(work, work.stack, True):
-            work.finish()
-    except GameOver:
-        work.stack.clear()
-        work.finish()
-    except RulebookError as exc:
-        work.failure = exc
-        raise
+    """The step of a chance node at a resume point: the rules go on from there."""
+    work.resume()
 
 
 def _may_ask(s) -> bool:
@@ -563,14 +551,12 @@ def _sharing(point):
     """A state made of the very parts of ``point``, a resume point, which nothing changes: a chance
     node there (a step goes on from a copy of the point, and its result replaces the node's parts)."""
     node = type(point).__new__(type(point))
-    for slot in type(point).FIELDS:
-        setattr(node, slot, getattr(point, slot))
+    node.take_over(point)
     return node
 
 
 def _become(s, other) -> None:
-    for slot in type(s).FIELDS:
-        setattr(s, slot, getattr(other, slot))
+    s.take_over(other)
     for pile in s.zones:
         if type(pile) is LazyPile:
-            pile.state = s
+            pile.owner = _ref(s)

@@ -17,7 +17,7 @@ instruction run by closures rather than generated code.  The checked game is *sa
 points when no decision's legal actions may need chance (they are worked out when the rules stop at
 the decision, where no point is taken): else every action is copied first, as before.
 
-:func:`points_of` gives, per game (made once): the set of ``(procedure, pc)`` that may need chance,
+``Game.chance_points()`` gives, per game (made once): the set of ``(procedure, pc)`` that may need chance,
 the instructions with those wrapped so that each first tells the state's feeder where it stands
 (the feeder copies the state there when it matters; the virtual machine runs these instructions
 instead of the plain ones while such a feeder is in charge), and whether the game is safe.
@@ -63,14 +63,6 @@ class ChancePoints:
         """Whether the option's own block (run by ``State.apply_action`` before the virtual machine
         takes over, so with no point before it) may need chance."""
         return option.block is not None and (proc, option.start) in self.points
-
-
-def points_of(game) -> ChancePoints:
-    try:
-        return game._chance_points
-    except AttributeError:
-        game._chance_points = ChancePoints(game)
-        return game._chance_points
 
 
 def _hooked(ins, proc: int, pc: int) -> tuple:

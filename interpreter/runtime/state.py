@@ -9,7 +9,7 @@ import difflib
 import json
 import sys
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
@@ -330,6 +330,19 @@ class State:
             self.failure = exc
             raise
 
+    def resume(self) -> None:
+        """Run the rules on from where the stack stands (a resume point of explicit chance, see
+        :mod:`interpreter.runtime.chance_points`), as ``apply_action`` does after the option."""
+        try:
+            if vm.execute(self, self.stack, True):
+                self.finish()
+        except vm.GameOver:
+            self.stack.clear()
+            self.finish()
+        except RulebookError as exc:
+            self.failure = exc
+            raise
+
     def _legal(self, action):
         """The legal action ``action`` names (an Action of this decision or an equal one, or its
         text), else IllegalActionError; None after applying a chance outcome in explicit chance mode."""
@@ -439,6 +452,13 @@ class State:
         new.blind_to = self.blind_to[:]
         return new
 
+    def take_over(self, other) -> None:
+        """Be ``other`` from now on, sharing its parts (explicit chance runs a step on a copy and
+        the state takes the result over: :mod:`interpreter.runtime.chance`)."""
+        (self.game, self.zones, self.loc, self.cell_of, self.cells, self.known, self.marks, self.vars, self.pvars,
+         self.rng, self.stack, self.decider, self.over, self.moves, self.legal_cache, self.trigger_depth,
+         self.note_entries, self.failure, self.chance, self.narrative, self.end_reason, self.blind_to) = _fields_of(other)
+
     def determinize(self, player: int, rng) -> "State":
         """A copy in which everything ``player`` cannot see is dealt anew, consistent with what the
         player knows (see :mod:`interpreter.runtime.determinize`)."""
@@ -471,6 +491,9 @@ class State:
 
     def __str__(self) -> str:
         return json.dumps(self.view(None), indent=1, ensure_ascii=False)
+
+
+_fields_of = attrgetter(*State.FIELDS)
 
 
 def _json_copy(value):
