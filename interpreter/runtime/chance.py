@@ -135,7 +135,7 @@ class Resumable(Feeder):
 
     def _take(self, s, pc) -> None:
         point = s.clone()
-        point.chance = ChanceRecord()
+        point.chance = SETTLED
         if pc is not None:
             point.stack[-1][1] = pc
         self.point = point
@@ -174,6 +174,9 @@ class ChanceRecord:
             return {"pending": None}
         return {"pending": self.count, "outcomes": list(self.outcomes), "action": self.action,
                 "before": self.before.to_dict(), **({"resume": True} if self.resume else {})}
+
+
+SETTLED = ChanceRecord()  # no chance node pending (records are never changed: one serves every state)
 
 
 def to_dict(s) -> dict:
@@ -436,14 +439,6 @@ def _pending_step(record):
     return record.begin if record.action is None and record.begin is not None else _step(record.action)
 
 
-def _points(game):
-    """The game's :class:`~interpreter.runtime.chance_points.ChancePoints`."""
-    try:
-        return game._chance_points
-    except AttributeError:
-        return game.chance_points()
-
-
 def _resume(work) -> None:
     """The step of a chance node at a resume point: the rules go on from there."""
     work.resume()
@@ -457,12 +452,12 @@ def _may_ask(s) -> bool:
 def resume_point(s) -> bool:
     """Whether a state loaded as a resume point is one: its rules stand at an instruction that may
     need chance or at a decision (or the game is over), in a game whose actions take resume points."""
-    if not _points(s.game).safe:
+    if not s.game.chance_points().safe:
         return False
     if not s.stack:
         return s.over
     proc, pc = s.stack[-1][0], s.stack[-1][1]
-    return (proc, pc) in _points(s.game).points or s.game.codes[proc][pc][0] == CHOOSE
+    return (proc, pc) in s.game.chance_points().points or s.game.codes[proc][pc][0] == CHOOSE
 
 
 def _run_on_itself(s, action) -> bool:
@@ -472,13 +467,13 @@ def _run_on_itself(s, action) -> bool:
     actions, and the option's own block does not).  ``s`` becomes the state after the action, or the
     chance node at the point; False (``s`` unchanged) where a copy is needed.  As in seeded mode an
     error leaves ``s`` broken."""
-    if _chance_free(s):
+    points = s.game.chance_points()
+    if points.safe and action.option not in points.risky:
+        feeder = Resumable([], points.codes)  # it copies the state only where chance may come
+    elif _chance_free(s):
         feeder = Feeder(())
     else:
-        points = _points(s.game)
-        if not points.safe or points.option_may_need_chance(s.stack[-1][0], action.option):
-            return False
-        feeder = Resumable([], points.codes)
+        return False
     s.chance = feeder
     try:
         s.apply_action(action)
@@ -486,16 +481,16 @@ def _run_on_itself(s, action) -> bool:
     except ChanceNeeded as need:
         point = feeder.point
         if point is None:
-            s.chance = ChanceRecord()
+            s.chance = SETTLED
             raise RulesRuntimeError("explicit chance: the rules asked for chance where no resume point was taken",
                                     hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading") from None
         _become(s, point)
         s.chance = ChanceRecord(point, None, feeder.outcomes, need.count, resume=True)
         return True
     except BaseException:
-        s.chance = ChanceRecord()
+        s.chance = SETTLED
         raise
-    s.chance = ChanceRecord()
+    s.chance = SETTLED
     return True
 
 
@@ -509,7 +504,7 @@ def _fed(work, feeder, step):
         settle(work)
     except ChanceNeeded as need:
         return need.count
-    work.chance = ChanceRecord()
+    work.chance = SETTLED
     return None
 
 
@@ -519,8 +514,8 @@ def _stepped(record, chosen) -> tuple:
     record's state before, or a resume point taken on the way)."""
     work = record.before.clone()
     game = work.game
-    if record.resume or (record.action is not None and _points(game).safe):
-        feeder = Resumable(chosen, _points(game).codes, record.before if record.resume else None)
+    if record.resume or (record.action is not None and game.chance_points().safe):
+        feeder = Resumable(chosen, game.chance_points().codes, record.before if record.resume else None)
     else:
         feeder = Feeder(chosen)
     count = _fed(work, feeder, _pending_step(record))

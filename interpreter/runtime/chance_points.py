@@ -43,7 +43,7 @@ _HOOKED = (EXEC, EXECN, BRANCHN, JUMPF, FORINIT)  # the instruction's code is in
 class ChancePoints:
     """The instructions of a game that may need chance (see the module's text)."""
 
-    __slots__ = ("points", "codes", "safe")
+    __slots__ = ("points", "codes", "safe", "risky")
 
     def __init__(self, game):
         self.points = set()
@@ -58,11 +58,10 @@ class ChancePoints:
                       for proc, code in enumerate(game.codes)]
         self.safe = not any(ins[0] == CHOOSE and _spec_may_need_chance(ins[1], seen)
                             for code in game.codes for ins in code)
-
-    def option_may_need_chance(self, proc: int, option) -> bool:
-        """Whether the option's own block (run by ``State.apply_action`` before the virtual machine
-        takes over, so with no point before it) may need chance."""
-        return option.block is not None and (proc, option.start) in self.points
+        # the options whose own block (run by State.apply_action before the virtual machine takes
+        # over, so with no point before it) may need chance
+        self.risky = {option for proc, code in enumerate(game.codes) for ins in code if ins[0] == CHOOSE
+                      for option in ins[1].options if option.block is not None and (proc, option.start) in self.points}
 
 
 def _hooked(ins, proc: int, pc: int) -> tuple:
