@@ -303,7 +303,16 @@ def settle(s) -> None:
 def outcomes(s) -> list:
     """``(outcome, probability)`` of every outcome of the pending chance node."""
     count = s.chance.count
-    return [(ChanceOutcome(i, count), 1.0 / count) for i in range(count)]
+    listed = _LISTED.get(count)
+    if listed is None:  # outcomes are never changed: one list per number of outcomes serves every node
+        listed = tuple((ChanceOutcome(i, count), 1.0 / count) for i in range(count))
+        if count <= _LISTED_UP_TO:
+            _LISTED[count] = listed
+    return list(listed)
+
+
+_LISTED: dict = {}
+_LISTED_UP_TO = 1024  # a die of a million sides is listed anew each time, not kept
 
 
 def start(s, begin) -> None:
@@ -425,6 +434,8 @@ def action_child(s, action):
 
 
 def _outcome_index(record, outcome) -> int:
+    if type(outcome) is int and 0 <= outcome < record.count:
+        return outcome
     if isinstance(outcome, int) and not isinstance(outcome, bool):
         outcome = ChanceOutcome(outcome, record.count)
     if not isinstance(outcome, ChanceOutcome) or outcome.count != record.count or not 0 <= outcome.index < outcome.count:
@@ -513,9 +524,9 @@ def _stepped(record, chosen) -> tuple:
     ``(the copy after it, None)``, or ``(None, (state, record))``: the chance node it stops at (the
     record's state before, or a resume point taken on the way)."""
     work = record.before.clone()
-    game = work.game
-    if record.resume or (record.action is not None and game.chance_points().safe):
-        feeder = Resumable(chosen, game.chance_points().codes, record.before if record.resume else None)
+    points = work.game.chance_points()
+    if record.resume or (record.action is not None and points.safe):
+        feeder = Resumable(chosen, points.codes, record.before if record.resume else None)
     else:
         feeder = Feeder(chosen)
     count = _fed(work, feeder, _pending_step(record))
