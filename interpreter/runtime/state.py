@@ -334,11 +334,7 @@ class State:
         """Run the rules on from where the stack stands (a resume point of explicit chance, see
         :mod:`interpreter.runtime.chance_points`), as ``apply_action`` does after the option."""
         try:
-            if vm.execute(self, self.stack, True):
-                self.finish()
-        except vm.GameOver:
-            self.stack.clear()
-            self.finish()
+            vm.run(self)
         except RulebookError as exc:
             self.failure = exc
             raise
