@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
+from itertools import repeat
+from operator import is_
 
 from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
@@ -287,13 +289,16 @@ def settle(s) -> None:
     zones = s.zones
     for zone, pile in enumerate(zones):
         if type(pile) is LazyPile and pile.hi:
-            if game.visible_mask(s, zone):
+            seen = game.zone_mask[zone]
+            if seen is None:
+                seen = game.visible_mask(s, zone)
+            if seen:
                 s.chance.at_rest(s)
                 pile.fix_all()
             elif game.top_mask[zone] and pile.hi == len(pile):
                 s.chance.at_rest(s)
                 pile.fix(len(pile) - 1)
-    if not s.over and s.decider is not None:
+    if not s.over and s.decider is not None and s.legal_cache is None:
         try:
             s.legal_actions()
         except RulebookError:
@@ -337,8 +342,11 @@ def apply(s, action) -> None:
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
-    index = _index_of(s, action)
-    if not _run_on_itself(s, s.legal_cache[index]):
+    legal = s.legal_actions()
+    if not any(map(is_, legal, repeat(action))):  # not an action of this very decision: its text, or an equal one
+        action = legal[_index_of(s, action)]
+    if not _run_on_itself(s, action):
+        index = _index_of(s, action)
         _run_step(s, index, [], _step(index))
 
 
@@ -478,7 +486,11 @@ def _run_on_itself(s, action) -> bool:
     actions, and the option's own block does not).  ``s`` becomes the state after the action, or the
     chance node at the point; False (``s`` unchanged) where a copy is needed.  As in seeded mode an
     error leaves ``s`` broken."""
-    points = s.game.chance_points()
+    game = s.game
+    try:
+        points = game._chance_points
+    except AttributeError:
+        points = game.chance_points()
     if points.safe and action.option not in points.risky:
         feeder = Resumable([], points.codes)  # it copies the state only where chance may come
     elif _chance_free(s):
