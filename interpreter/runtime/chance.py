@@ -11,11 +11,20 @@ How: a step (the setup, or one action) runs fed the outcomes chosen so far; when
 the state goes back to the state before the step, now a chance node that remembers the step (and a copy
 of the state before it) and its outcomes.  When the last outcome is known the step runs to its end on a
 copy of that state.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
-A player's action runs on the state itself, with a copy kept to go back to; one that cannot meet a
-chance node — the rules call ``roll``/``shuffle`` only in the setup (:func:`chance_in_play`) and no zone
-has an undetermined block — needs no copy, as in seeded mode.  :func:`outcome_child` gives the state
-after an outcome without changing (or first copying) the chance node, :func:`action_child` the state after
-a player's action with one copy (the state it leaves unchanged is the one to go back to).
+A player's action runs on the state itself, as in seeded mode, where it needs no copy to go back to:
+it cannot meet a chance node (the rules call ``roll``/``shuffle`` only in the setup,
+:func:`chance_in_play`, and no zone has an undetermined block), or it can stop at a *resume point*
+(:mod:`interpreter.runtime.chance_points`): the state is copied just before the first instruction of
+the step that may need chance, and a chance node there is that copy — the rules stand at that
+instruction — with the outcomes asked since; an outcome runs the rest of the step from a copy of it.
+So in a poker game a bet copies nothing, and the action that ends a betting round copies the state
+once, where the next card is turned up.  Elsewhere (a decision that needs chance to list its actions,
+an option whose own block may need it) the action runs with a copy of the state before it kept to go
+back to, and a chance node is that copy and the action, run again with the outcomes.
+:func:`outcome_child` gives the state after an outcome without changing (or first copying) the chance
+node, :func:`action_child` the state after a player's action with one copy (the state it leaves
+unchanged is the one to go back to).  A chance node's record is never changed once made, and a node
+at a resume point shares the point's parts (nothing changes either: a step runs on a copy).
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
