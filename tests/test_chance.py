@@ -302,6 +302,15 @@ def test_a_saved_resume_point_must_stand_where_chance_may_come():
         game.state_from_json(data)
 
 
+def test_taking_over_a_state_shares_every_field_of_it():
+    from interpreter.runtime.state import State
+    _, state = leduc_at_the_public_card()
+    other = state.clone()
+    other.apply_action("raise")
+    state.take_over(other)
+    assert all(getattr(state, field) is getattr(other, field) for field in State.FIELDS)
+
+
 def test_a_copy_of_an_explicit_chance_state_is_freed_without_the_cycle_collector():
     import gc
     import weakref

@@ -514,8 +514,9 @@ def _run_on_itself(s, action) -> bool:
         point = feeder.point
         if point is None:
             s.chance = SETTLED
-            raise RulesRuntimeError("explicit chance: the rules asked for chance where no resume point was taken",
-                                    hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading") from None
+            raise RulesRuntimeError(
+                "explicit chance: the rules asked for chance where no resume point was taken",
+                hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading") from None
         _become(s, point)
         s.chance = ChanceRecord(point, None, feeder.outcomes, need.count, resume=True)
         return True

@@ -31,7 +31,8 @@ REFCOUNTED = sys.implementation.name == "cpython"
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
                  "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "note_entries", "failure",
-                 "chance", "narrative", "end_reason", "blind_to", "__weakref__")  # a lazy pile refers to its state weakly
+                 "chance", "narrative", "end_reason", "blind_to",
+                 "__weakref__")  # a lazy pile refers to its state weakly (interpreter/runtime/lazy_pile.py)
     FIELDS = __slots__[:-1]  # what a state is made of
 
     def __init__(self, game):
@@ -242,7 +243,7 @@ class State:
     def legal_actions(self) -> list:
         legal = self.legal_cache
         if legal is not None and self.failure is None and (self.chance is None or self.chance.count is None):
-            return legal
+            return legal  # the usual case, first (explicit chance: no chance node pending)
         self._check_usable()
         if self.chance is not None and self.chance.count is not None:
             return [outcome for outcome, _ in chance.outcomes(self)]

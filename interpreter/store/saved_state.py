@@ -212,7 +212,8 @@ def state_from_data(game, data, depth: int = 0, resume: bool = False) -> State:
     if s.stack or (pending is None and depth == 0):  # before the setup, no rules run yet
         _stack(game, s, decision=pending is None and not resume)
     if resume and not chance.resume_point(s):
-        raise SavedStateError("field chance.before: the rules of a resume point stand where chance may come or at a decision")
+        raise SavedStateError("field chance.before: the rules of a resume point stand where chance may come "
+                              "or at a decision", hint="a saved state is what State.to_json() wrote")
     _narrative(game, s)
     return s
 
