@@ -21,8 +21,9 @@ random games through the engine, ``Match`` and the pyspiel state with the same c
 and prints the µs that ``Match`` adds to the engine and the pyspiel state to ``Match``, per new game
 and per decision.  ``--copies`` prints, for the adapter in
 explicit chance, the copies of an engine state (``State.clone``) and the steps run (a player's action
-or a chance outcome run by :mod:`interpreter.runtime.chance`, once more when a step stops at a chance
-node) per game, against the decisions and chance nodes of a game.
+or a chance outcome run by :mod:`interpreter.runtime.chance`: an action on the state itself or on a
+copy, an outcome from the chance node's state) per game, against the decisions and chance nodes of a
+game.
 """
 from __future__ import annotations
 
@@ -183,7 +184,8 @@ def split(ruleset: str, games: int = 2000, rounds: int = 5) -> dict:
 
 def copies(ruleset: str, games: int = 2000) -> dict:
     """Per game of random play through the adapter in explicit chance: state copies, steps run,
-    decisions and chance nodes (``State.clone`` and ``chance._fed`` counted while the games run)."""
+    decisions and chance nodes (``State.clone``, ``chance._fed`` and ``chance._run_on_itself`` counted
+    while the games run)."""
     import pyspiel
 
     import interpreter.adapters.openspiel  # noqa: F401  (registers the game)
@@ -191,17 +193,22 @@ def copies(ruleset: str, games: int = 2000) -> dict:
 
     spiel = pyspiel.load_game("rulebook", {"ruleset": ruleset, "seed": 0, "explicit_chance": True})
     counts = {"copies": 0, "steps": 0, "decisions": 0, "chance nodes": 0}
-    clone, fed = state.State.clone, chance._fed
+    clone, fed, in_place = state.State.clone, chance._fed, chance._run_on_itself
 
     def counted_clone(s):
         counts["copies"] += 1
         return clone(s)
 
-    def counted_fed(work, chosen, step):
+    def counted_fed(work, feeder, step):
         counts["steps"] += 1
-        return fed(work, chosen, step)
+        return fed(work, feeder, step)
 
-    state.State.clone, chance._fed = counted_clone, counted_fed
+    def counted_in_place(s, action):
+        ran = in_place(s, action)
+        counts["steps"] += ran
+        return ran
+
+    state.State.clone, chance._fed, chance._run_on_itself = counted_clone, counted_fed, counted_in_place
     try:
         for seed in range(games):
             rng, s = random.Random(seed), spiel.new_initial_state()
@@ -210,7 +217,7 @@ def copies(ruleset: str, games: int = 2000) -> dict:
                 counts["chance nodes" if node else "decisions"] += 1
                 s.apply_action(rng.choice([o for o, _ in s.chance_outcomes()] if node else s.legal_actions()))
     finally:
-        state.State.clone, chance._fed = clone, fed
+        state.State.clone, chance._fed, chance._run_on_itself = clone, fed, in_place
     return {name: count / games for name, count in counts.items()}
 
 

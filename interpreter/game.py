@@ -21,6 +21,7 @@ from .runtime import functions as _functions  # noqa: F401  (fills the function 
 from .codegen import tellers
 from .runtime import chance, vm
 from .runtime.chance import ChanceRecord
+from .runtime.chance_points import ChancePoints
 from .compile.program import Program, compile_program
 from .runtime.effects import GameOver
 from .store import search_path
@@ -176,6 +177,15 @@ class Game(Layout):
         """Rebuild a state from ``State.to_json()`` text (or its dict), checked against the state
         format and this game first (see :mod:`interpreter.store.saved_state`)."""
         return state_from_data(self, data)
+
+    def chance_points(self) -> ChancePoints:
+        """Where a step of explicit chance may stop (made on first use; see
+        :mod:`interpreter.runtime.chance_points`)."""
+        try:
+            return self._chance_points
+        except AttributeError:
+            self._chance_points = ChancePoints(self)
+            return self._chance_points
 
     # ---- action ids (see interpreter/runtime/action_ids.py) ---------------------------------------------
     def action_space(self):

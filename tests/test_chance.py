@@ -215,8 +215,12 @@ def test_only_rules_that_draw_chance_after_the_setup_count_as_chance_in_play():
     assert not chance_in_play(load_game(ROOT / "rulesets" / "classic" / "tic-tac-toe.yaml"))
 
 
-@pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel", "classic/leduc-poker"])
+@pytest.mark.parametrize("name", ["classic/kuhn-poker", "classic/goofspiel", "classic/leduc-poker",
+                                  "classic/liars-dice"])
 def test_an_action_run_on_the_state_itself_gives_what_a_run_on_a_copy_gives(name, monkeypatch):
+    """On the state itself: as in seeded mode where no chance can come, else with a resume point
+    (interpreter/runtime/chance_points.py); on a copy: the state before each action kept to go back
+    to.  The decisions and the ends reached are the same, outcome for outcome."""
     from interpreter.runtime import chance
     game = load_game(ROOT / "rulesets" / f"{name}.yaml")
 
@@ -224,11 +228,99 @@ def test_an_action_run_on_the_state_itself_gives_what_a_run_on_a_copy_gives(name
         rng, state, states = random.Random(seed), game.new_initial_state(seed, explicit_chance=True), []
         while not state.is_terminal():
             resolve(state, rng)
+            states.append(state.to_json())
             if not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
-            states.append(state.to_json())
         return states
 
     in_place = [play(seed) for seed in range(20)]
-    monkeypatch.setattr(chance, "_chance_free", lambda s: False)
+    monkeypatch.setattr(chance, "_run_on_itself", lambda s, action: False)
     assert in_place == [play(seed) for seed in range(20)]
+
+
+def leduc_at_the_public_card():
+    """Leduc poker dealt, and both players' calls, the second of which turns up the public card."""
+    game = load_game("rulesets/classic/leduc-poker.yaml")
+    state = game.new_initial_state(0, explicit_chance=True)
+    while state.is_chance_node():
+        state.apply_action(0)
+    state.apply_action("call")
+    return game, state
+
+
+def test_only_the_instructions_that_may_read_a_zone_or_roll_are_resume_points():
+    from interpreter.runtime.instructions import CHOOSE
+    game, _ = leduc_at_the_public_card()
+    points = game.chance_points()
+    assert points.safe  # no decision of Leduc poker reads a zone to list its actions
+    flow = game.codes[game.flow_proc]
+    marked = sorted(pc for proc, pc in points.points if proc == game.flow_proc)
+    assert marked and len(marked) < len(flow) / 4  # the turn of the card and the showdown, not the bets
+    for pc in marked:
+        assert points.codes[game.flow_proc][pc][1] is not flow[pc][1]  # wrapped: it tells the feeder first
+    assert not load_game("rulesets/classic/goofspiel.yaml").chance_points().safe  # its bids are the cards in hand
+    assert all(ins[0] != CHOOSE or ins is flow[pc] for pc, ins in enumerate(points.codes[game.flow_proc]))
+
+
+def test_a_bet_copies_nothing_and_the_call_that_turns_up_a_card_copies_once(monkeypatch):
+    from interpreter.runtime.state import State
+    game, state = leduc_at_the_public_card()
+    copies = []
+    clone = State.clone
+    monkeypatch.setattr(State, "clone", lambda s: copies.append(1) or clone(s))
+    bet = state.clone()
+    copies.clear()
+    bet.apply_action("raise")
+    assert copies == [] and not bet.is_chance_node()
+    state.apply_action("call")
+    assert copies == [1] and state.is_chance_node() and len(state.chance_outcomes()) == 4
+    record = state.chance  # the node is the copy, taken where the card is turned up
+    assert record.resume and tuple(record.before.stack[-1][:2]) in game.chance_points().points
+
+
+def test_a_chance_node_at_a_resume_point_round_trips_and_goes_on_alike():
+    game, state = leduc_at_the_public_card()
+    state.apply_action("call")
+    assert state.chance.resume and state.pvars["paid"] == [1, 1]  # the node shows the call made
+    data = state.to_dict()
+    assert data["chance"]["resume"] is True and data["chance"]["action"] is None
+    for outcome in range(4):
+        loaded, copy = game.state_from_json(data), state.clone()
+        assert loaded == state and loaded.chance.resume
+        loaded.apply_action(outcome)
+        copy.apply_action(outcome)
+        assert loaded == copy and not loaded.is_chance_node() and loaded.legal_actions()
+
+
+def test_a_saved_resume_point_must_stand_where_chance_may_come():
+    from interpreter import RulebookError
+    game, state = leduc_at_the_public_card()
+    state.apply_action("call")
+    data = state.to_dict()
+    data["chance"]["before"]["stack"][-1][1] = 6  # an option's block: no point is ever taken there
+    with pytest.raises(RulebookError, match="resume point"):
+        game.state_from_json(data)
+
+
+def test_taking_over_a_state_shares_every_field_of_it():
+    from interpreter.runtime.state import State
+    _, state = leduc_at_the_public_card()
+    other = state.clone()
+    other.apply_action("raise")
+    state.take_over(other)
+    assert all(getattr(state, field) is getattr(other, field) for field in State.FIELDS)
+
+
+def test_a_copy_of_an_explicit_chance_state_is_freed_without_the_cycle_collector():
+    import gc
+    import weakref
+    _, state = leduc_at_the_public_card()
+    assert type(state.zones[0]) is LazyPile and state.zones[0].undetermined() == 4
+    gc.disable()
+    try:
+        copy = state.clone()
+        gone = weakref.ref(copy)
+        del copy
+        assert gone() is None  # a lazy pile refers to its state weakly: no reference cycle
+    finally:
+        gc.enable()

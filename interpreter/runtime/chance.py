@@ -11,11 +11,20 @@ How: a step (the setup, or one action) runs fed the outcomes chosen so far; when
 the state goes back to the state before the step, now a chance node that remembers the step (and a copy
 of the state before it) and its outcomes.  When the last outcome is known the step runs to its end on a
 copy of that state.  So the rules run exactly as in seeded mode, with outcomes in place of the generator.
-A player's action runs on the state itself, with a copy kept to go back to; one that cannot meet a
-chance node — the rules call ``roll``/``shuffle`` only in the setup (:func:`chance_in_play`) and no zone
-has an undetermined block — needs no copy, as in seeded mode.  :func:`outcome_child` gives the state
-after an outcome without changing (or first copying) the chance node, :func:`action_child` the state after
-a player's action with one copy (the state it leaves unchanged is the one to go back to).
+A player's action runs on the state itself, as in seeded mode, where it needs no copy to go back to:
+it cannot meet a chance node (the rules call ``roll``/``shuffle`` only in the setup,
+:func:`chance_in_play`, and no zone has an undetermined block), or it can stop at a *resume point*
+(:mod:`interpreter.runtime.chance_points`): the state is copied just before the first instruction of
+the step that may need chance, and a chance node there is that copy — the rules stand at that
+instruction — with the outcomes asked since; an outcome runs the rest of the step from a copy of it.
+So in a poker game a bet copies nothing, and the action that ends a betting round copies the state
+once, where the next card is turned up.  Elsewhere (a decision that needs chance to list its actions,
+an option whose own block may need it) the action runs with a copy of the state before it kept to go
+back to, and a chance node is that copy and the action, run again with the outcomes.
+:func:`outcome_child` gives the state after an outcome without changing (or first copying) the chance
+node, :func:`action_child` the state after a player's action with one copy (the state it leaves
+unchanged is the one to go back to).  A chance node's record is never changed once made, and a node
+at a resume point shares the point's parts (nothing changes either: a step runs on a copy).
 
 A shuffle is lazy (:mod:`interpreter.runtime.lazy_pile`): it fixes no order, and each read of a position
 whose component is not decided yet is a chance node over the components left undetermined there (n,
@@ -27,11 +36,15 @@ worked out, so that nothing between steps needs chance.
 from __future__ import annotations
 
 import dataclasses
+import weakref
+from itertools import repeat
+from operator import is_
 
 from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS
 
+from .instructions import CHOOSE
 from .lazy_pile import LazyPile, raw
 
 CHANCE = -1  # the chance player's seat number, as in OpenSpiel
@@ -81,6 +94,7 @@ class Feeder:
     __slots__ = ("outcomes", "used")
     explicit = False
     count = None  # no chance node is pending while a step runs
+    codes = None  # the virtual machine runs the plain instructions
 
     def __init__(self, outcomes):
         self.outcomes = outcomes
@@ -100,35 +114,80 @@ class Feeder:
         new.used = self.used
         return new
 
+    def at_rest(self, s) -> None:
+        """The step is through and about to fix what a seat may see (see :class:`Resumable`)."""
+
+
+class Resumable(Feeder):
+    """The feeder of a step that takes a resume point (:mod:`interpreter.runtime.chance_points`): the
+    virtual machine runs the game's marked instructions (``codes``), each of which first calls
+    :meth:`mark`; at the first where chance may come next, the state is copied (``point``, its top
+    frame at the marked instruction).  When the step needs an outcome the chance node is the point
+    with the outcomes handed out since.  One point a step: a later one would spare running again
+    what lies between, which costs less than a copy.  A step that goes on from a point has that
+    point from the start."""
+
+    __slots__ = ("codes", "point")
+
+    def __init__(self, outcomes, codes, point=None):
+        self.outcomes = outcomes
+        self.used = 0
+        self.codes = codes
+        self.point = point
+
+    def mark(self, s, proc: int, pc: int) -> None:
+        """The rules of the main stack are about to run instruction ``pc`` of procedure ``proc``."""
+        if self.point is None and not s.trigger_depth and s.stack and s.stack[-1][0] == proc and _may_ask(s):
+            self._take(s, pc)
+
+    def at_rest(self, s) -> None:
+        if self.point is None:
+            self._take(s, None)
+
+    def _take(self, s, pc) -> None:
+        point = s.clone()
+        point.chance = SETTLED
+        if pc is not None:
+            point.stack[-1][1] = pc
+        self.point = point
+        self.outcomes = self.outcomes[self.used:]
+        self.used = 0
+
 
 class ChanceRecord:
     """The explicit-chance part of a state between steps: nothing pending (a decision or the end), or a
     chance node: the state before the step (``before``), the step (``action``: the index of the action
     among the legal actions of ``before``, or None for the setup) and the outcomes chosen so far.
     ``begin`` is the setup step as the game was started (with its ``arrange``), run again with each
-    outcome; it is not saved: a state loaded at a chance node of its setup runs the plain setup."""
+    outcome; it is not saved: a state loaded at a chance node of its setup runs the plain setup.
+    ``resume``: ``before`` is a resume point (:class:`Resumable`), and the step goes on from it."""
 
-    __slots__ = ("before", "action", "outcomes", "count", "begin")
+    __slots__ = ("before", "action", "outcomes", "count", "begin", "resume")
     explicit = True
+    codes = None
 
-    def __init__(self, before=None, action=None, outcomes=(), count=None, begin=None):
+    def __init__(self, before=None, action=None, outcomes=(), count=None, begin=None, resume=False):
         self.before = before
         self.action = action
         self.outcomes = list(outcomes)
         self.count = count  # how many outcomes the pending node has; None: no node pending
         self.begin = begin
+        self.resume = resume
 
     def next(self, count: int) -> int:
         raise RulesRuntimeError("a random number was asked for outside a step of the game")
 
     def copy(self) -> "ChanceRecord":
-        return ChanceRecord(self.before, self.action, self.outcomes, self.count, self.begin)
+        return self  # a record is never changed once made: copies of a state share it
 
     def to_dict(self) -> dict:
         if self.count is None:
             return {"pending": None}
         return {"pending": self.count, "outcomes": list(self.outcomes), "action": self.action,
-                "before": self.before.to_dict()}
+                "before": self.before.to_dict(), **({"resume": True} if self.resume else {})}
+
+
+SETTLED = ChanceRecord()  # no chance node pending (records are never changed: one serves every state)
 
 
 def to_dict(s) -> dict:
@@ -148,27 +207,30 @@ def raw_zones(s) -> list:
 
 
 def copy_piles(zones, new) -> list:
-    """The zones of ``new``, a copy of a state whose zones are ``zones`` (made without calling
-    ``LazyPile``, which costs seven times as much: this runs at every copy of a state)."""
+    """The zones of ``new``, a copy of a state whose zones are ``zones``: a lazy pile for each zone
+    with an undetermined block (made without calling ``LazyPile``, which costs seven times as much),
+    a plain list for the others (a zone becomes a lazy pile when it gets a block: see
+    :func:`shuffle_lazily` and :func:`move_pile`).  This runs at every copy of a state."""
     copies = []
     for pile in zones:
-        copy = _new_pile(LazyPile)
-        _extend(copy, _all(pile, _WHOLE))
-        copy.state = new
-        if type(pile) is LazyPile:
+        if type(pile) is LazyPile and pile.hi:
+            copy = _new_pile(LazyPile)
+            _extend(copy, _all(pile, _WHOLE))
+            copy.owner = _ref(new)
             copy.lo, copy.hi = pile.lo, pile.hi
         else:
-            copy.lo = copy.hi = 0
+            copy = _all(pile, _WHOLE)
         copies.append(copy)
     return copies
 
 
 _new_pile, _extend, _all, _WHOLE = LazyPile.__new__, list.extend, list.__getitem__, slice(None)
+_ref = weakref.ref
 
 
 def restore_piles(s, blocks) -> str:
-    """Make the zones of ``s`` (a saved state being loaded) lazy piles with their saved undetermined
-    blocks; the reason the blocks are wrong, or ''."""
+    """Give the zones of ``s`` (a saved state being loaded) their saved undetermined blocks (as lazy
+    piles); the reason the blocks are wrong, or ''."""
     s.zones = copy_piles(s.zones, s)
     for key, (lo, hi) in (blocks or {}).items():
         zone = int(key) if key.isdigit() and key.isascii() else -1
@@ -177,7 +239,7 @@ def restore_piles(s, blocks) -> str:
         pile = s.zones[zone]
         if not 0 <= lo < hi <= len(pile) or hi - lo < 2 or raw(pile)[lo:hi] != sorted(raw(pile)[lo:hi]):
             return f"zone {zone}: [{lo}, {hi}] is no block of two or more of its components in id order"
-        pile.lo, pile.hi = lo, hi
+        s.zones[zone] = LazyPile(raw(pile), s, lo, hi)
     return ""
 
 
@@ -202,10 +264,12 @@ def move_pile(s, source: int, to: int, bottom: bool) -> bool:
     target is a grid or has an undetermined block of its own (two blocks do not make one)."""
     game = s.game
     pile, target = s.zones[source], s.zones[to]
-    if (type(pile) is not LazyPile or not pile.hi or type(target) is not LazyPile or target.hi
+    if (type(pile) is not LazyPile or not pile.hi or (type(target) is LazyPile and target.hi)
             or game.zone_grid[to] is not None or game.zone_triggers[source] is not None
             or game.zone_triggers[to] is not None or source == to):
         return False
+    if type(target) is not LazyPile:
+        target = s.zones[to] = LazyPile(target, s)
     n, lo, hi, before = len(pile), pile.lo, pile.hi, len(target)
     while pile:
         s.move_component(raw(pile)[-1], to, bottom)
@@ -233,14 +297,17 @@ def settle(s) -> None:
     game = s.game
     zones = s.zones
     for zone, pile in enumerate(zones):
-        if type(pile) is not LazyPile:
-            pile = zones[zone] = LazyPile(pile, s)
-        if pile.hi:
-            if game.visible_mask(s, zone):
+        if type(pile) is LazyPile and pile.hi:
+            seen = game.zone_mask[zone]
+            if seen is None:
+                seen = game.visible_mask(s, zone)
+            if seen:
+                s.chance.at_rest(s)
                 pile.fix_all()
             elif game.top_mask[zone] and pile.hi == len(pile):
+                s.chance.at_rest(s)
                 pile.fix(len(pile) - 1)
-    if not s.over and s.decider is not None:
+    if not s.over and s.decider is not None and s.legal_cache is None:
         try:
             s.legal_actions()
         except RulebookError:
@@ -250,30 +317,46 @@ def settle(s) -> None:
 def outcomes(s) -> list:
     """``(outcome, probability)`` of every outcome of the pending chance node."""
     count = s.chance.count
-    return [(ChanceOutcome(i, count), 1.0 / count) for i in range(count)]
+    listed = _LISTED.get(count)
+    if listed is None:  # outcomes are never changed: one list per number of outcomes serves every node
+        listed = tuple((ChanceOutcome(i, count), 1.0 / count) for i in range(count))
+        if count <= _LISTED_UP_TO:
+            _LISTED[count] = listed
+    return list(listed)
+
+
+_LISTED: dict = {}
+_LISTED_UP_TO = 1024  # a die of a million sides is listed anew each time, not kept
 
 
 def start(s, begin) -> None:
     """Run the start of a game (``begin(state)``: setup and the flow to its first stop) in explicit
     mode on ``s``, a state before setup."""
     s.zones = copy_piles(s.zones, s)
-    _run_step(s, None, None, [], begin)
+    _run_step(s, None, [], begin)
 
 
 def apply(s, action) -> None:
     """Apply a player's action or a chance outcome to ``s`` in explicit mode."""
     record = s.chance
     if record.count is not None:
-        _run_step(s, record.before, record.action, record.outcomes + [_outcome_index(record, action)],
-                  _pending_step(record))
+        work, node = _stepped(record, record.outcomes + [_outcome_index(record, action)])
+        if work is not None:
+            _become(s, work)
+            return
+        base, new = node
+        if base is not record.before:  # a resume point: the node shares its parts
+            _become(s, base)
+        s.chance = new
         return
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
-    index = _index_of(s, action)
-    if _chance_free(s):
-        _run_in_place(s, index)
-        return
-    _run_step(s, None, index, [], _step(index))
+    legal = s.legal_actions()
+    if not any(map(is_, legal, repeat(action))):  # not an action of this very decision: its text, or an equal one
+        action = legal[_index_of(s, action)]
+    if not _run_on_itself(s, action):
+        index = _index_of(s, action)
+        _run_step(s, index, [], _step(index))
 
 
 # what a walk of the ruleset leaves out: the setup, and tables about the rules rather than rules
@@ -319,23 +402,15 @@ def _chance_free(s) -> bool:
     return True
 
 
-def _run_in_place(s, index) -> None:
-    """Apply the ``index``-th legal action to ``s`` itself, as in seeded mode: no copy to go back to
-    is needed where no chance node can come."""
-    s.chance = Feeder(())
-    try:
-        s.apply_action(s.legal_actions()[index])
-        settle(s)
-    finally:
-        s.chance = ChanceRecord()
-
-
 def _index_of(s, action) -> int:
     legal = s.legal_actions()
     if isinstance(action, str):
         action = s.parse_action(action)
+    for i, candidate in enumerate(legal):  # the action itself, usually: by identity first
+        if candidate is action:
+            return i
     for i, candidate in enumerate(legal):
-        if candidate is action or candidate == action:
+        if candidate == action:
             return i
     raise IllegalActionError(f"'{action}' is not a legal action now", hint="choose one of state.legal_actions()")
 
@@ -351,11 +426,11 @@ def outcome_child(s, outcome):
     ``s`` unchanged: what applying it to a copy of ``s`` gives, without copying ``s`` first (the
     step runs on a copy of the state before it anyway)."""
     record = s.chance
-    chosen = record.outcomes + [_outcome_index(record, outcome)]
-    work, count = _stepped(record.before, chosen, _pending_step(record))
+    work, node = _stepped(record, record.outcomes + [_outcome_index(record, outcome)])
     if work is None:
-        work = s.clone()
-        work.chance = ChanceRecord(record.before, record.action, chosen, count, record.begin)
+        base, new = node
+        work = s.clone() if base is record.before else _sharing(base)
+        work.chance = new
     return work
 
 
@@ -365,10 +440,9 @@ def action_child(s, action):
     runs on it, and ``s`` itself is there to go back to when the step needs chance)."""
     index = _index_of(s, action)
     work = s.clone()
-    if _chance_free(s):
-        _run_in_place(work, index)
+    if _run_on_itself(work, s.legal_cache[index]):  # the copy's too: a copy shares the legal actions
         return work
-    count = _fed(work, [], _step(index))
+    count = _fed(work, Feeder([]), _step(index))
     if count is None:
         return work
     node = s.clone()
@@ -377,6 +451,8 @@ def action_child(s, action):
 
 
 def _outcome_index(record, outcome) -> int:
+    if type(outcome) is int and 0 <= outcome < record.count:
+        return outcome
     if isinstance(outcome, int) and not isinstance(outcome, bool):
         outcome = ChanceOutcome(outcome, record.count)
     if not isinstance(outcome, ChanceOutcome) or outcome.count != record.count or not 0 <= outcome.index < outcome.count:
@@ -386,45 +462,111 @@ def _outcome_index(record, outcome) -> int:
 
 
 def _pending_step(record):
+    if record.resume:
+        return _resume
     return record.begin if record.action is None and record.begin is not None else _step(record.action)
 
 
-def _fed(work, chosen, step):
-    """Run ``step`` on ``work`` fed ``chosen``: None when it ran to its end (``work`` then has no node
-    pending), else how many outcomes the chance node it stopped at has (``work`` is then half-way)."""
-    work.chance = Feeder(chosen)
+def _resume(work) -> None:
+    """The step of a chance node at a resume point: the rules go on from there."""
+    work.resume()
+
+
+def _may_ask(s) -> bool:
+    """Whether chance may be asked for from ``s`` on: a zone is undetermined, or the rules roll."""
+    return not _chance_free(s)
+
+
+def resume_point(s) -> bool:
+    """Whether a state loaded as a resume point is one: its rules stand at an instruction that may
+    need chance or at a decision (or the game is over), in a game whose actions take resume points."""
+    if not s.game.chance_points().safe:
+        return False
+    if not s.stack:
+        return s.over
+    proc, pc = s.stack[-1][0], s.stack[-1][1]
+    return (proc, pc) in s.game.chance_points().points or s.game.codes[proc][pc][0] == CHOOSE
+
+
+def _run_on_itself(s, action) -> bool:
+    """Apply a legal action to ``s`` itself, as in seeded mode, where no copy to go back to is
+    needed: no chance can come (:func:`_chance_free`), or the step can take a resume point (see
+    :mod:`interpreter.runtime.chance_points`: no decision of the game needs chance to list its
+    actions, and the option's own block does not).  ``s`` becomes the state after the action, or the
+    chance node at the point; False (``s`` unchanged) where a copy is needed.  As in seeded mode an
+    error leaves ``s`` broken."""
+    game = s.game
+    try:
+        points = game._chance_points
+    except AttributeError:
+        points = game.chance_points()
+    if points.safe and action.option not in points.risky:
+        feeder = Resumable([], points.codes)  # it copies the state only where chance may come
+    elif _chance_free(s):
+        feeder = Feeder(())
+    else:
+        return False
+    s.chance = feeder
+    try:
+        s.apply_action(action)
+        settle(s)
+    except ChanceNeeded as need:
+        point = feeder.point
+        if point is None:
+            s.chance = SETTLED
+            raise RulesRuntimeError(
+                "explicit chance: the rules asked for chance where no resume point was taken",
+                hint="report this ruleset: interpreter/runtime/chance_points.py missed a reading") from None
+        _become(s, point)
+        s.chance = ChanceRecord(point, None, feeder.outcomes, need.count, resume=True)
+        return True
+    except BaseException:
+        s.chance = SETTLED
+        raise
+    s.chance = SETTLED
+    return True
+
+
+def _fed(work, feeder, step):
+    """Run ``step`` on ``work`` fed by ``feeder``: None when it ran to its end (``work`` then has no
+    node pending), else how many outcomes the chance node it stopped at has (``work`` is then
+    half-way)."""
+    work.chance = feeder
     try:
         step(work)
         settle(work)
     except ChanceNeeded as need:
         return need.count
-    work.chance = ChanceRecord()
+    work.chance = SETTLED
     return None
 
 
-def _stepped(before, chosen, step) -> tuple:
-    """``(a copy of before after step fed chosen, None)``, or ``(None, count)`` when the step needs
-    one more outcome, of ``count``."""
-    work = before.clone()
-    count = _fed(work, chosen, step)
-    return (None, count) if count is not None else (work, None)
+def _stepped(record, chosen) -> tuple:
+    """Run the step of the chance node ``record`` from a copy of its state before, fed ``chosen``:
+    ``(the copy after it, None)``, or ``(None, (state, record))``: the chance node it stops at (the
+    record's state before, or a resume point taken on the way)."""
+    work = record.before.clone()
+    points = work.game.chance_points()
+    if record.resume or (record.action is not None and points.safe):
+        feeder = Resumable(chosen, points.codes, record.before if record.resume else None)
+    else:
+        feeder = Feeder(chosen)
+    count = _fed(work, feeder, _pending_step(record))
+    if count is None:
+        return work, None
+    point = getattr(feeder, "point", None)
+    if point is None or point is record.before:
+        return None, (record.before, ChanceRecord(record.before, record.action, chosen, count, record.begin,
+                                                  record.resume))
+    return None, (point, ChanceRecord(point, None, feeder.outcomes, count, resume=True))
 
 
-def _run_step(s, before, index, chosen, step) -> None:
-    """Run ``step`` fed ``chosen`` from ``before``; ``s`` becomes its result, or ``before`` as a chance
-    node when one more outcome is needed.  ``before`` None (a player's action from ``s``): the step
-    runs on ``s`` itself, with a copy kept to go back to; else on a copy of ``before`` that ``s``
-    becomes, while ``s``, the chance node, stays as it is until the step is through."""
-    if before is not None:
-        work, count = _stepped(before, chosen, step)
-        if work is None:
-            s.chance = ChanceRecord(before, index, chosen, count, step if index is None else None)
-        else:
-            _become(s, work)
-        return
+def _run_step(s, index, chosen, step) -> None:
+    """Run ``step`` fed ``chosen`` on ``s`` itself, with a copy kept to go back to: ``s`` becomes its
+    result, or that copy as a chance node when one more outcome is needed."""
     kept = s.clone()
     try:
-        count = _fed(s, chosen, step)
+        count = _fed(s, Feeder(chosen), step)
     except BaseException:
         _become(s, kept)  # an error leaves the state as it was before the step
         raise
@@ -433,8 +575,16 @@ def _run_step(s, before, index, chosen, step) -> None:
         s.chance = ChanceRecord(kept.clone(), index, chosen, count, step if index is None else None)
 
 
+def _sharing(point):
+    """A state made of the very parts of ``point``, a resume point, which nothing changes: a chance
+    node there (a step goes on from a copy of the point, and its result replaces the node's parts)."""
+    node = type(point).__new__(type(point))
+    node.take_over(point)
+    return node
+
+
 def _become(s, other) -> None:
-    for slot in type(s).__slots__:
-        setattr(s, slot, getattr(other, slot))
+    s.take_over(other)
     for pile in s.zones:
-        pile.state = s
+        if type(pile) is LazyPile:
+            pile.owner = _ref(s)

@@ -19,19 +19,35 @@ narration) stays correct unchanged.  Internal reads that do not depend on the or
 """
 from __future__ import annotations
 
+from weakref import ref
+
 _get, _pop, _insert, _index = list.__getitem__, list.pop, list.insert, list.index
+
+
+def _nobody():
+    return None
 
 
 class LazyPile(list):
     """A zone's list in explicit chance mode; ``state`` is the state it belongs to (whose ``chance``
-    hands out the outcomes), ``lo``/``hi`` its undetermined block (``0, 0``: none)."""
+    hands out the outcomes), ``lo``/``hi`` its undetermined block (``0, 0``: none).  The pile holds
+    its state by a weak reference (``owner``): the state holds the pile, and a cycle would leave
+    every copy of a state to Python's slower cycle collector."""
 
-    __slots__ = ("state", "lo", "hi")
+    __slots__ = ("owner", "lo", "hi")
 
     def __init__(self, items=(), state=None, lo: int = 0, hi: int = 0):
         list.__init__(self)
         list.extend(self, items)  # ``items`` is a plain list (see raw())
         self.state, self.lo, self.hi = state, lo, hi
+
+    @property
+    def state(self):
+        return self.owner()
+
+    @state.setter
+    def state(self, state) -> None:
+        self.owner = _nobody if state is None else ref(state)
 
     # ---- the undetermined block --------------------------------------------------------------
     def undetermined(self) -> int:
@@ -50,7 +66,7 @@ class LazyPile(list):
 
     def _pick(self) -> int:
         """Ask chance which undetermined component comes next (its position)."""
-        return self.lo + self.state.chance.next(self.hi - self.lo)
+        return self.lo + self.owner().chance.next(self.hi - self.lo)
 
     def _fix_top(self) -> None:
         _insert(self, self.hi - 1, _pop(self, self._pick()))

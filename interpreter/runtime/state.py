@@ -9,7 +9,7 @@ import difflib
 import json
 import sys
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
@@ -31,7 +31,9 @@ REFCOUNTED = sys.implementation.name == "cpython"
 class State:
     __slots__ = ("game", "zones", "loc", "cell_of", "cells", "known", "marks", "vars", "pvars", "rng",
                  "stack", "decider", "over", "moves", "legal_cache", "trigger_depth", "note_entries", "failure",
-                 "chance", "narrative", "end_reason", "blind_to")
+                 "chance", "narrative", "end_reason", "blind_to",
+                 "__weakref__")  # a lazy pile refers to its state weakly (interpreter/runtime/lazy_pile.py)
+    FIELDS = __slots__[:-1]  # what a state is made of
 
     def __init__(self, game):
         self.game = game
@@ -240,8 +242,8 @@ class State:
 
     def legal_actions(self) -> list:
         legal = self.legal_cache
-        if legal is not None and self.failure is None and self.chance is None:  # the usual case, first
-            return legal
+        if legal is not None and self.failure is None and (self.chance is None or self.chance.count is None):
+            return legal  # the usual case, first (explicit chance: no chance node pending)
         self._check_usable()
         if self.chance is not None and self.chance.count is not None:
             return [outcome for outcome, _ in chance.outcomes(self)]
@@ -325,6 +327,15 @@ class State:
         except vm.GameOver:
             self.stack.clear()
             self.finish()
+        except RulebookError as exc:
+            self.failure = exc
+            raise
+
+    def resume(self) -> None:
+        """Run the rules on from where the stack stands (a resume point of explicit chance, see
+        :mod:`interpreter.runtime.chance_points`), as ``apply_action`` does after the option."""
+        try:
+            vm.run(self)
         except RulebookError as exc:
             self.failure = exc
             raise
@@ -438,6 +449,13 @@ class State:
         new.blind_to = self.blind_to[:]
         return new
 
+    def take_over(self, other) -> None:
+        """Be ``other`` from now on, sharing its parts (explicit chance runs a step on a copy and
+        the state takes the result over: :mod:`interpreter.runtime.chance`)."""
+        (self.game, self.zones, self.loc, self.cell_of, self.cells, self.known, self.marks, self.vars, self.pvars,
+         self.rng, self.stack, self.decider, self.over, self.moves, self.legal_cache, self.trigger_depth,
+         self.note_entries, self.failure, self.chance, self.narrative, self.end_reason, self.blind_to) = _fields_of(other)
+
     def determinize(self, player: int, rng) -> "State":
         """A copy in which everything ``player`` cannot see is dealt anew, consistent with what the
         player knows (see :mod:`interpreter.runtime.determinize`)."""
@@ -470,6 +488,9 @@ class State:
 
     def __str__(self) -> str:
         return json.dumps(self.view(None), indent=1, ensure_ascii=False)
+
+
+_fields_of = attrgetter(*State.FIELDS)
 
 
 def _json_copy(value):

@@ -53,7 +53,8 @@ def execute(s, stack, allow_choose: bool) -> bool:
     pc, code and locals are kept in Python locals; the pc goes back into the frame where someone
     may read it: at a decision, a call, a return and an error."""
     game = s.game
-    codes = game.codes
+    feeder = s.chance  # explicit chance: a feeder taking resume points runs the marked instructions
+    codes = game.codes if feeder is None or feeder.codes is None else feeder.codes
     steps = 0
     if not stack:
         return True

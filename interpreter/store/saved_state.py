@@ -167,9 +167,10 @@ def _check_format(data) -> None:
                                    "rebuilds the state from the seed and the actions")
 
 
-def state_from_data(game, data, depth: int = 0) -> State:
+def state_from_data(game, data, depth: int = 0, resume: bool = False) -> State:
     """A State of ``game`` from saved data (the dict or JSON text of ``State.to_json()``); ``depth``
-    counts the states nested in a pending chance node."""
+    counts the states nested in a pending chance node; ``resume``: the state is a resume point of
+    explicit chance (its rules stand at an instruction that may need chance, or at a decision)."""
     data = parse_json(data)
     _check_format(data)
     error = None
@@ -209,7 +210,10 @@ def state_from_data(game, data, depth: int = 0) -> State:
             raise SavedStateError(f"field chance.undetermined: {wrong}",
                                   hint="a saved state is what State.to_json() wrote")
     if s.stack or (pending is None and depth == 0):  # before the setup, no rules run yet
-        _stack(game, s, decision=pending is None)
+        _stack(game, s, decision=pending is None and not resume)
+    if resume and not chance.resume_point(s):
+        raise SavedStateError("field chance.before: the rules of a resume point stand where chance may come "
+                              "or at a decision", hint="a saved state is what State.to_json() wrote")
     _narrative(game, s)
     return s
 
@@ -220,8 +224,10 @@ def _chance(game, record: dict, depth: int):
     if "before" not in record or "outcomes" not in record or depth > 0:
         raise SavedStateError("field chance: a pending chance node keeps the state before its step and "
                               "its outcomes")
-    before = state_from_data(game, record["before"], depth + 1)
-    return chance.ChanceRecord(before, record.get("action"), record["outcomes"], record["pending"])
+    resume = record.get("resume", False)
+    before = state_from_data(game, record["before"], depth + 1, resume)
+    return chance.ChanceRecord(before, None if resume else record.get("action"), record["outcomes"], record["pending"],
+                               resume=resume)
 
 
 def _narrative(game, s) -> None:
