@@ -39,6 +39,7 @@ def grab(tmp_path):
 # focus, lookahead (flat with playouts of several rounds; also greedy ones, several per world) and ismcts
 # (tests/test_ismcts_bot.py)
 CHOOSERS = ["focus:budget=40", "lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2",
+            "lookahead:budget=48,margin=1,rank=1",
             "ismcts:iterations=12", "ismcts:iterations=60,expand=one"]
 
 
