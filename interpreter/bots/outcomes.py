@@ -85,14 +85,18 @@ def relative_lead(state, seat: int) -> float:
 
 
 def rank_share(state, seat: int) -> float:
-    """The share of the other sides that ``seat``'s side is ahead of by the evaluation (a tie counts
-    half), from 0 (behind every other side) to 1 (ahead of all); 0.5 in a cooperative game or without
-    another side.  Unlike the lead's share it changes when the seat passes or falls behind any side,
-    not only the leader, which in a game of four seats is most of what one action changes."""
+    """The share of the other sides that ``seat``'s side is ahead of (a tie counts half), from 0
+    (behind every other side) to 1 (ahead of all): by the evaluation in a cut-off game, by the score
+    in a finished one (so winning outright is worth as much as leading everyone); 0.5 in a
+    cooperative game or without another side.  Unlike the lead's share it changes when the seat
+    passes or falls behind any side, not only the leader, which in a game of four seats is most of
+    what one action changes."""
     game = state.game
     if game.ruleset.cooperative:
         return 0.5
-    sides, totals = side_values(state, evaluations(state))
+    finished = state.is_terminal()
+    sides, totals = side_values(state, [state.game.score(state, p) for p in range(game.num_players)]
+                                if finished else evaluations(state))
     mine = totals[sides[seat]]
     others = [v for side, v in totals.items() if side != sides[seat]]
     if not others:
