@@ -60,7 +60,7 @@ def test_a_winning_move_also_wins_the_game(grab, spec):
 
 
 @pytest.mark.parametrize("spec", ["focus:budget=12", "lookahead:budget=24", "lookahead:budget=24,margin=1",
-                                  "ismcts:iterations=8"])
+                                  "lookahead:budget=24,margin=1,rank=1", "ismcts:iterations=8"])
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
 def test_same_seed_and_budget_play_the_same_game(ruleset, spec):
     game = load_game(ruleset, players=2)
