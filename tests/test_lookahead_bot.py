@@ -113,3 +113,35 @@ def test_the_rank_option_adds_its_weight_times_the_rank_share_of_a_cut_off_playo
         lead = 0.0 if end.is_terminal() else relative_lead(end, 1)
         assert both.round_judge(state, seed)(after.clone()) == pytest.approx(base + extra + lead)
     assert cut_off >= 6 and len(extras) >= 2  # ahead in some playouts, behind in others
+
+
+PODIUM = """
+game: {name: Podium, players: 3}
+player_vars: {points: 0}
+flow:
+  - for: "p in players"
+    do:
+      - choose:
+          player: p
+          options:
+            take:
+              params: {n: "[10] if p == 0 else ([3] if p == 1 else range(0, 5))"}
+              effects: ["p.points += n"]
+scoring: {score: player.points}
+"""
+
+
+def test_rank_prefers_second_place_to_third_where_the_lead_is_out_of_reach(tmp_path):
+    """Seat 2 cannot catch seat 0 (10 points) but can pass seat 1 (3) by taking 4: to flat's judge
+    every choice is the same lost game, to the rank judge second place is worth more than third."""
+    from interpreter import load_game
+    path = tmp_path / "podium.yaml"
+    path.write_text(PODIUM, encoding="utf-8")
+    state = load_game(path).new_initial_state(1)
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.current_player() == 2 and len(state.legal_actions()) == 5
+    ranked = {str(make_bot("lookahead:budget=20,rank=1", 2, seed).choose(state)) for seed in range(6)}
+    plain = {str(make_bot("lookahead:budget=20", 2, seed).choose(state)) for seed in range(6)}
+    assert ranked == {str(state.legal_actions()[4])}
+    assert len(plain) > 1  # indifferent: random among equals
