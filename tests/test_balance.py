@@ -8,7 +8,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.analysis import display, paired, stats
-from interpreter.analysis.simulation import RunSpec, run, summarize
+from interpreter.analysis.simulation import SIM_BOT, RunSpec, run, summarize
 from interpreter.cli import main
 
 GAME = "la-famiglia"
@@ -107,7 +107,7 @@ def test_sanity_report_warns_about_games_passed_out(capsys):
     assert sanity["plain_choices"][0]["option"] == "pass"
     assert any("ended within 16 decisions" in w for w in sanity["warnings"])
     # the advice names a stronger setting of the bots that played, not bots already in use
-    assert any("--seats greedy:samples=4,flat" in w for w in sanity["warnings"])
+    assert any(f"--seats greedy:samples=4,{SIM_BOT})" in w for w in sanity["warnings"])  # random: the default bot
     assert not any("(flat, mcts)" in w for w in sanity["warnings"])
 
 
@@ -115,6 +115,20 @@ def test_sanity_advice_for_flat_bots_names_a_stronger_flat():
     from interpreter.analysis import sanity
     advice = sanity.stronger_advice(["flat", "flat:rollouts=2"])
     assert "--seats flat:rollouts=16,budget=128,flat:rollouts=8,budget=128" in advice
+
+
+@pytest.mark.parametrize("default", [SIM_BOT, "lookahead:margin=1"])
+def test_sanity_advice_for_the_default_bot_names_the_setting_check_strength_plays(default):
+    """The advice never proposes the bots already playing: it names what --check-strength would play
+    (the same bot and options, more time per decision), and the default bot for a bot without one."""
+    from interpreter.analysis import sanity
+    from interpreter.analysis.strength import stronger_seats
+    stronger = stronger_seats([default, default])
+    assert stronger[0] != default and stronger[0].startswith(default)  # its options kept, time raised
+    advice = sanity.stronger_advice([default, default])
+    assert f"--seats {','.join(stronger)})" in advice
+    assert f"--seats {SIM_BOT}," in sanity.stronger_advice(["random", default])
+    assert stronger_seats(["lookahead:margin=1"]) == ["lookahead:margin=1,rollouts=16,budget=128"]
 
 
 def test_report_without_a_decision_cap_does_not_print_a_question_mark(capsys):
@@ -138,9 +152,8 @@ def test_piped_compare_cuts_no_header(capsys, luck):
 
 def test_flat_bot_does_not_pass_out_la_famiglia(capsys):
     """greedy against random passes out three games in four (test above); flat against itself rarely."""
-    code, out, _ = cli(capsys, "simulate", GAME, "-n", 8, "--seed", 1, "--json", "--jobs", 2)
+    code, out, _ = cli(capsys, "simulate", GAME, "-n", 8, "--seed", 1, "--json", "--jobs", 2, "--seats", "flat,flat")
     result = json.loads(out)
-    assert result["seats"] == ["flat", "flat"]
     assert result["sanity"]["short_rate"] <= 0.25 and result["mean_decisions"] > 40
 
 
@@ -450,7 +463,7 @@ def test_strength_check_of_a_sweep_has_a_row_per_setting(capsys, luck):
 
 def test_strength_check_needs_a_bot_with_a_stronger_setting(capsys, luck):
     code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--seats", "random,random", "--check-strength")
-    assert code == 1 and "has a setting that buys strength" in err and "--check-strength flat" in err
+    assert code == 1 and "has a setting that buys strength" in err and f"--check-strength {SIM_BOT}" in err
     code, _, err = cli(capsys, "simulate", luck, "-n", 2, "--check-strength", "flat,flat,flat")
     assert code == 1 and "lists 3 bots for 2 seats" in err
 

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from dsl.errors import ParameterError
 from interpreter import load_game
+from interpreter.analysis.simulation import SIM_BOT
 from interpreter.bots import BOTS, Bot, RandomBot, make_bot, split_specs
 from interpreter.cli import main
 from interpreter.cli.render import render_view
@@ -188,11 +189,11 @@ def test_simulate_table_output(capsys):
     assert "win rate" in out and "games/s" in out and "sanity" in out
 
 
-def test_simulate_default_bot_is_flat(capsys):
-    result = simulate_json(capsys, "-n", 1, "--seats", "flat,flat")
-    assert result["seats"] == ["flat", "flat"]
+def test_simulate_without_seats_plays_the_default_bot(capsys):
+    result = simulate_json(capsys, "-n", 1, "--seats", "greedy,random")
+    assert result["seats"] == ["greedy", "random"]
     code, out, _ = run(capsys, "simulate", GAME, "-n", 1, "--json")
-    assert code == 0 and json.loads(out)["seats"] == ["flat", "flat"]
+    assert code == 0 and json.loads(out)["seats"] == [SIM_BOT, SIM_BOT]
 
 
 def test_simulate_passes_parameters(capsys):

@@ -96,7 +96,7 @@ def test_simulate_says_which_engine_ran(capsys):
                  "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["engine"] == "native" and result["finished"] == 30 and sum(result["wins"]) >= 20
-    assert main(["simulate", "tic-tac-toe", "-n", "2", "--engine", "native"]) == 0  # flat seats: Python games
+    assert main(["simulate", "tic-tac-toe", "-n", "2", "--seats", "flat,flat", "--engine", "native"]) == 0  # Python games
     captured = capsys.readouterr()
     assert ("engine: python (games), rollouts of flat in the native kernel (native: only random seats play whole "
             "games in the kernel, not flat: the games run in Python)") in captured.err

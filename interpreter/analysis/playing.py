@@ -12,6 +12,8 @@ from ..bots.rollouts import with_engine
 from ..game import load_game
 from .match_log import MatchRecorder, log_header
 
+SIM_BOT = "flat"  # the default bot of every seat in simulate, compare and sweep, and in the web designer
+
 
 @dataclass
 class GameResult:

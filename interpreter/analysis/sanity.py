@@ -10,6 +10,7 @@ figures look like bot artefacts.
 from __future__ import annotations
 
 from ..bots import stronger_spec
+from .playing import SIM_BOT
 
 SHORT_PER_PLAYER = 8       # a game "ends within a few decisions" at most this many per player ...
 SHORT_MAX = 32             # ... and at most this many in all (the limit of four players)
@@ -66,11 +67,12 @@ def _side(result, seat):
 
 
 def stronger_advice(seats) -> str:
-    """What to try instead of the bots ``seats``: a stronger setting of each (a searching bot such as
-    ``flat`` for a bot with no setting that buys strength)."""
+    """What to try instead of the bots ``seats``: the stronger setting of each that ``--check-strength``
+    would play (the balance commands' default bot, :data:`SIM_BOT`, for a bot with no setting that buys
+    strength)."""
     if not seats:
         return "Try stronger bots, or --check-strength to see whether the figures change with them."
-    suggestion = ",".join(stronger_spec(spec) or "flat" for spec in seats)
+    suggestion = ",".join(stronger_spec(spec) or SIM_BOT for spec in seats)
     return (f"Try stronger settings of these bots (--seats {suggestion}), or --check-strength to see "
             "whether the figures change with them.")
 

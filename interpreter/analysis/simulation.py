@@ -12,7 +12,7 @@ import time
 
 from . import sanity, seats as seat_stats, sides, stats
 from .executor import LocalExecutor
-from .playing import GameResult, RunSpec, keep_loaded, play_one  # noqa: F401  (the run's parts, used with run())
+from .playing import SIM_BOT, GameResult, RunSpec, keep_loaded, play_one  # noqa: F401  (the run's parts, used with run())
 
 
 def run(game, spec: RunSpec, games: int, jobs: int = 1, on_game=None, executor=None, start: int = 0) -> list:

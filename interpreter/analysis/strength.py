@@ -24,6 +24,7 @@ from __future__ import annotations
 from dsl.errors import ParameterError
 
 from . import paired, seats, stats
+from .playing import SIM_BOT
 from ..bots import split_specs, stronger_spec
 
 HOLDS, CHANGES, CANNOT_TELL = "holds", "changes", "cannot tell yet"
@@ -43,7 +44,7 @@ def stronger_seats(specs: list, text: str | None = None) -> list:
     stronger = [stronger_spec(spec) for spec in specs]
     if not any(stronger):
         raise ParameterError(f"none of the bots {', '.join(specs)} has a setting that buys strength",
-                             hint="name the stronger bot: --check-strength flat")
+                             hint=f"name the stronger bot: --check-strength {SIM_BOT}")
     return [strong or spec for strong, spec in zip(stronger, specs)]
 
 

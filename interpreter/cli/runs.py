@@ -9,10 +9,8 @@ from rich.console import Console
 
 from ..analysis import display
 from ..analysis.executor import make_executor
-from ..analysis.simulation import RunSpec
+from ..analysis.simulation import SIM_BOT, RunSpec  # noqa: F401  (SIM_BOT: the commands' default)
 from ..bots import MAX_DECISIONS, make_bot
-
-SIM_BOT = "flat"  # the default bot of every seat in simulate, compare, sweep
 
 
 def add_run_arguments(parser, games_required: bool = True) -> None:

@@ -6,7 +6,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis import display, strength
-from ..analysis.simulation import run
+from ..analysis.simulation import SIM_BOT, run
+from ..bots import stronger_spec
 from .runs import check_specs, row_texts, run_spec
 
 VERDICT_STYLE = {strength.HOLDS: "green", strength.CHANGES: "bold red", strength.CANNOT_TELL: "yellow"}
@@ -16,7 +17,7 @@ def add_argument(parser) -> None:
     parser.add_argument("--check-strength", nargs="?", const="", default=None, metavar="SPEC",
                         help="play the same seeds again with stronger bots (SPEC, one for all seats or one "
                              "per seat; default: each bot with four times its time per decision, e.g. "
-                             "flat:rollouts=16,budget=128) and say whether each conclusion holds")
+                             f"{stronger_spec(SIM_BOT)}) and say whether each conclusion holds")
 
 
 def strong_seats(args, specs: list):

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket
 
 from rulebook_data import package_folder
 
+from ..analysis.playing import SIM_BOT
 from ..bots import BOTS
 from . import limits, processes, sandbox, sockets
 from .limits import Problem
@@ -80,7 +81,7 @@ def create_app(rulesets_dir, saves_dir, host: str = "127.0.0.1", allow_hosts=(),
         entries = server.catalog.entries() if server.catalog.read else await asyncio.to_thread(server.catalog.entries)
         bots = [{"name": name, "description": cls.description, "options": {k: v for k, v in cls.options.items()}}
                 for name, cls in sorted(BOTS.items())]
-        return JSONResponse({"rulesets": entries, "bots": bots})
+        return JSONResponse({"rulesets": entries, "bots": bots, "simulate_bot": SIM_BOT})  # the designer's default
 
     async def ruleset_details(request):
         key = request.query_params.get("key", "")

@@ -58,11 +58,14 @@ def test_a_foreign_host_is_refused(server):
 def test_an_allowed_host_is_served(tmp_path):
     from starlette.testclient import TestClient
 
+    from interpreter.analysis.simulation import SIM_BOT
     from interpreter.web.app import create_app
 
     client = TestClient(create_app(ROOT / "rulesets", tmp_path, "127.0.0.1", ["table.example"]),
                         base_url="http://table.example")
-    assert client.get("/api/rulesets").status_code == 200
+    catalog = client.get("/api/rulesets")
+    assert catalog.status_code == 200
+    assert catalog.json()["simulate_bot"] == SIM_BOT  # the designer's bots default to the command line's
     assert TestClient(client.app, base_url="http://other.example").get("/api/rulesets").status_code == 403
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.analysis.match_log import MatchRecorder, log_header
+from interpreter.analysis.simulation import SIM_BOT
 
 from .conftest import screenshot
 from .helpers import click_and_wait, create_table, live_table, play_one_choice, wait_ready
@@ -170,7 +171,7 @@ def test_the_designer_never_loses_an_edit_and_passes_axe(web_server, context):
     page = ctx.new_page()
     page.goto(web_server.url + "/designer?from=examples/pig")
     wait_until(page, "document.getElementById('check-state').textContent.startsWith('valid')")
-    assert page.locator("#bot").input_value() == "flat"  # the command line's default bot
+    assert page.locator("#bot").input_value() == SIM_BOT  # the command line's default bot
     page.evaluate("document.querySelector('.CodeMirror').CodeMirror.replaceRange('# my edit\\n', {line: 0, ch: 0})")
     page.reload()
     wait_until(page, "document.querySelector('.CodeMirror').CodeMirror.getValue().startsWith('# my edit')")

@@ -8,6 +8,7 @@ let timer = null;
 let sequence = 0;
 let lastCheck = null;
 let running = null;  // the simulation under way: {stop: bool}
+let simulateBot = null;  // the bot spec a simulation's seats default to (the server's, as rulebook simulate's)
 const SIM_SECONDS = 120;   // a simulation stops after this long (the page says so)
 const STORE = "rulebook.designer.";  // local storage: the text being edited per starting ruleset, and which one
 
@@ -109,7 +110,7 @@ function scheduleCheck() {
 }
 
 function seatsFor(players, first) {
-  const bot = document.getElementById("bot").value || "flat";
+  const bot = document.getElementById("bot").value || simulateBot;
   return Array.from({length: players}, (_, i) => i === 0 && first ? first : bot);
 }
 
@@ -244,8 +245,12 @@ async function start() {
   }
   const bot = document.getElementById("bot");
   for (const b of catalog.bots) { const o = el("option", null, `bots: ${b.name}`); o.value = b.name; bot.appendChild(o); }
-  // the command line's default bot (rulebook simulate: flat)
-  bot.value = catalog.bots.some(b => b.name === "flat") ? "flat" : catalog.bots[0].name;
+  // the command line's default bot (rulebook simulate's), a spec that may carry options
+  simulateBot = catalog.simulate_bot;
+  if (!catalog.bots.some(b => b.name === simulateBot)) {
+    const o = el("option", null, `bots: ${simulateBot}`); o.value = simulateBot; bot.prepend(o);
+  }
+  bot.value = simulateBot;
   const wanted = new URLSearchParams(location.search).get("from") || storedKey();  // else the catalogue's first
   if (wanted && catalog.rulesets.some(r => r.key === wanted)) select.value = wanted;
   select.addEventListener("change", () => loadSource(select.value));
