@@ -120,13 +120,8 @@ game: {name: Podium, players: 3}
 player_vars: {points: 0}
 flow:
   - for: "p in players"
-    do:
-      - choose:
-          player: p
-          options:
-            take:
-              params: {n: "[10] if p == 0 else ([3] if p == 1 else range(0, 5))"}
-              effects: ["p.points += n"]
+    do: [{choose: {player: p, options: {take: {
+          params: {n: "[10] if p == 0 else ([3] if p == 1 else range(0, 5))"}, effects: ["p.points += n"]}}}}]
 scoring: {score: player.points}
 """
 
