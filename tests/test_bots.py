@@ -151,6 +151,7 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
 
 @pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "mcts:iterations=30", "lookahead",
                                   "lookahead:budget=40,policy=greedy,playouts=2,rounds=2", "lookahead:margin=1",
+                                  "lookahead:margin=1,rank=1",
                                   "ismcts:iterations=12", "ismcts:iterations=30,expand=one"])
 @pytest.mark.parametrize("name, players", [("gangster", 2), ("mafiadollar", 3), ("pferderennen-mafia", 4),
                                            ("la-famiglia", 2)])

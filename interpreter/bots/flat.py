@@ -19,7 +19,7 @@ it is available (``engine``, see :mod:`interpreter.bots.rollouts`), with the sam
 from __future__ import annotations
 
 from .base import Bot, register_bot
-from .outcomes import finished_share, open_lead, relative_lead, side_values, sole_win
+from .outcomes import finished_share, open_lead, rank_share, relative_lead, side_values, sole_win
 from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
@@ -37,14 +37,19 @@ class RoundBot(Bot):
         """``judge`` of :func:`.rollouts.round_judge` for this bot's seat and settings in ``state``'s
         game: the worth of an end is its outcome plus the evaluation lead as a tie-break; with a
         ``margin`` weight above 0 (``lookahead``), a cut-off end also gains that weight times the
-        seat's :func:`.outcomes.relative_lead`, so how far it is ahead or behind counts."""
+        seat's :func:`.outcomes.relative_lead`, so how far it is ahead or behind counts; with a ``rank``
+        weight above 0, any end also gains that weight times its :func:`.outcomes.rank_share` (by the
+        score when finished, so winning outright stays worth the most), so passing any other seat
+        counts, not only the leader."""
         seats, shared = state.game.num_players, self.settings["shared"]
-        weight = self.settings.get("margin", 0.0)
+        weight, rank = self.settings.get("margin", 0.0), self.settings.get("rank", 0.0)
 
         def worth(end):
             value, margin = _judged(end, self.seat, seats, shared)
             if weight and not end.is_terminal():
                 value += weight * relative_lead(end, self.seat)
+            if rank:
+                value += rank * rank_share(end, self.seat)
             return value + TIE_BREAK * margin / (1 + abs(margin))
         settings = self.settings
         kernel = rollout_kernel(state.game, settings["engine"])

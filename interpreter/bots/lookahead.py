@@ -15,7 +15,9 @@ with chance ``epsilon``; the kernel's greedy policy, :func:`interpreter.native.r
 in Python).  ``margin`` (0: off) keeps how far ahead or behind the seat is: a cut-off playout is also
 worth ``margin`` times its relative lead by the evaluation (:func:`.outcomes.relative_lead`), where
 ``flat``'s judge sees little more than who leads, which in a game of four players rarely changes in
-a few rounds.
+a few rounds.  ``rank`` (0: off) adds that weight times the share of the other sides the seat is
+ahead of by the evaluation (:func:`.outcomes.rank_share`, ties half): passing or falling behind any
+seat counts, not only the leader.
 """
 from __future__ import annotations
 
@@ -36,11 +38,12 @@ class LookaheadBot(FlatBot):
                    "the table (at most `depth` decisions) before it is judged; `playouts` per action and "
                    "world, `policy` uniform or greedy (by the ruleset's evaluation, uniform with chance "
                    "`epsilon`); `margin`: a cut-off playout also counts that weight times the seat's lead by the "
-                   "evaluation relative to its size; `rollouts`, `budget` or `seconds` per decision as for `flat`")
+                   "evaluation relative to its size; `rank`: that weight times the share of the other seats it "
+                   "is ahead of; `rollouts`, `budget` or `seconds` per decision as for `flat`")
     options = {**FlatBot.options, "rounds": 4, "playouts": 1, "policy": "uniform", "epsilon": 0.25,
-               "margin": 0.0}
+               "margin": 0.0, "rank": 0.0}
     limits = {**FlatBot.limits, "rounds": (1, 10**4), "playouts": (1, 10**4), "epsilon": (0, 1),
-              "margin": (0, 100)}
+              "margin": (0, 100), "rank": (0, 100)}
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)

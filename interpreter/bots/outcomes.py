@@ -17,9 +17,20 @@ def scaled(value, best) -> float:
     return 0.5 + 0.5 * value / (1 + abs(value))
 
 
+def evaluations(state) -> list:
+    """Every seat's evaluation of ``state`` (a :class:`State` or a kernel playout's end, which keeps
+    them ready: :meth:`interpreter.native.judge.Judged.evaluations`)."""
+    ready = getattr(state, "evaluations", None)
+    if ready is not None:
+        return ready()
+    return [state.evaluate(p) for p in range(state.game.num_players)]
+
+
 def side_values(state, values) -> tuple:
     """``(side of each seat, value of each side)`` for per-seat ``values`` (summed over a side)."""
     game = state.game
+    if game.ruleset.team is None and not game.ruleset.cooperative:  # every seat its own side
+        return list(range(game.num_players)), dict(enumerate(values))
     sides = [game.side_of(state, p) for p in range(game.num_players)]
     totals: dict = {}
     for side, value in zip(sides, values):
@@ -44,7 +55,7 @@ def open_lead(state, seat: int) -> tuple:
     get if the leading sides won now (tied leaders splitting evenly), and how far its side is ahead
     of the best other side.  In a cooperative game: the scaled evaluation, and no margin."""
     game = state.game
-    values = [state.evaluate(p) for p in range(game.num_players)]
+    values = evaluations(state)
     if game.ruleset.cooperative:
         return scaled(values[0], game.ruleset.best), 0.0
     sides, totals = side_values(state, values)
@@ -64,13 +75,33 @@ def relative_lead(state, seat: int) -> float:
     game = state.game
     if game.ruleset.cooperative:
         return 0.0
-    sides, totals = side_values(state, [state.evaluate(p) for p in range(game.num_players)])
+    sides, totals = side_values(state, evaluations(state))
     mine = totals[sides[seat]]
     others = [v for side, v in totals.items() if side != sides[seat]]
     if not others:
         return 0.0
     best = max(others)
     return (mine - best) / (abs(mine) + abs(best) + 1)
+
+
+def rank_share(state, seat: int) -> float:
+    """The share of the other sides that ``seat``'s side is ahead of (a tie counts half), from 0
+    (behind every other side) to 1 (ahead of all): by the evaluation in a cut-off game, by the score
+    in a finished one (so winning outright is worth as much as leading everyone); 0.5 in a
+    cooperative game or without another side.  Unlike the lead's share it changes when the seat
+    passes or falls behind any side, not only the leader, which in a game of four seats is most of
+    what one action changes."""
+    game = state.game
+    if game.ruleset.cooperative:
+        return 0.5
+    finished = state.is_terminal()
+    sides, totals = side_values(state, [state.game.score(state, p) for p in range(game.num_players)]
+                                if finished else evaluations(state))
+    mine = totals[sides[seat]]
+    others = [v for side, v in totals.items() if side != sides[seat]]
+    if not others:
+        return 0.5
+    return sum(1.0 if mine > v else 0.5 if mine == v else 0.0 for v in others) / len(others)
 
 
 def rewards(state, shared: float) -> list:
@@ -80,7 +111,7 @@ def rewards(state, shared: float) -> list:
     seats = game.num_players
     if state.is_terminal():
         return [finished_share(state, p, shared) for p in range(seats)]
-    values = [state.evaluate(p) for p in range(seats)]
+    values = evaluations(state)
     if game.ruleset.cooperative:
         return [scaled(values[0], game.ruleset.best)] * seats
     sides, totals = side_values(state, values)

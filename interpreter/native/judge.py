@@ -67,15 +67,33 @@ class _Scoring:
 
 
 class Judged:
-    """A playout's end as the bots judge it (see the module's text)."""
+    """A playout's end as the bots judge it (see the module's text).  :meth:`evaluations` reads every
+    seat's evaluation straight from the kernel's numbers (the bots' judge reads them for every
+    playout); the rest goes through the game's own scoring methods, built when first asked."""
 
-    __slots__ = ("game", "over")
+    __slots__ = ("kernel", "rows", "over", "_game", "_evaluations")
     is_terminal, winners, returns, evaluate = State.is_terminal, State.winners, State.returns, State.evaluate
 
     def __init__(self, kernel, ks):
-        game = kernel.game
-        rows = [list(ks.values[p]) for p in range(game.num_players)]
-        team = game.ruleset.team
-        team_type = None if team is None else game.ruleset.types[team].name
-        self.game = _Scoring(game, rows, team_type, kernel._decode)
+        self.kernel = kernel
+        self.rows = [list(ks.values[p]) for p in range(kernel.game.num_players)]
         self.over = bool(ks.over)
+        self._game = self._evaluations = None
+
+    @property
+    def game(self):
+        if self._game is None:
+            game = self.kernel.game
+            team = game.ruleset.team
+            team_type = None if team is None else game.ruleset.types[team].name
+            self._game = _Scoring(game, self.rows, team_type, self.kernel._decode)
+        return self._game
+
+    def evaluations(self) -> list:
+        """Every seat's evaluation (its score where the ruleset declares none), as
+        ``[evaluate(p) for p in seats]`` gives them."""
+        if self._evaluations is None:
+            rs = self.kernel.game.ruleset
+            column = 0 if rs.evaluation is None else 1 + len(rs.tiebreaks)
+            self._evaluations = [row[column] for row in self.rows]
+        return self._evaluations
