@@ -333,7 +333,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
 
     def is_chance_node(self):
         match = self._handle.match or self.match
-        if match.state.chance is None:  # seeded: never (no call)
+        record = match.state.chance
+        if record is None or record.count is None:  # seeded, or at a decision: no call
             return False
         return match.current_player() == _CHANCE
 
@@ -368,7 +369,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
             state = match.state  # a legal action is taken at a decision, by its decider (no call)
-            player = state.decider if state.chance is None else match.current_player()
+            record = state.chance
+            player = state.decider if record is None or record.count is None else match.current_player()
             match.apply_id(action)
             return _TERMINAL if player is None else player
         if match is None:
