@@ -25,7 +25,7 @@ from ..runtime.observations import Observer, action_text, information_state_stri
 class Match:
     __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree", "space")
 
-    def __init__(self, state, prefix=(), history=None, steps=0, limit=None):
+    def __init__(self, state, prefix=(), history=None, steps=0, limit=None, space=None):
         self.state = state
         self.prefix = prefix if type(prefix) is tuple else tuple(prefix)
         self.history = list(history) if history else []  # (actor seat, public, action or its text, prompt, ids) per action
@@ -34,7 +34,7 @@ class Match:
         self.limit = limit  # the cap on steps (None: none)
         self.children = None  # {id: the match after it}, kept by kept_child, never changed
         self.tree = None  # [how many more the tree of kept children may keep], shared by the tree
-        self.space = state.game.action_space()  # the game's action ids
+        self.space = space if space is not None else state.game.action_space()  # the game's action ids
 
     @property
     def game(self):
@@ -64,21 +64,24 @@ class Match:
 
     def legal_ids(self) -> list:
         seen = self.seen
-        ids = seen.get("legal ids")
-        if ids is None:
-            state = self.state
-            record = state.chance
-            if state.over or (self.limit is not None and self.steps >= self.limit):
-                ids = []
-            elif record is not None and record.count is not None:
-                ids = [outcome.index for outcome, _ in state.chance_outcomes()]
-            elif self.space.staged:
-                ids = self.space.legal_ids(state, self.prefix)
-            else:  # the positions of the ids too, for apply_id
-                numbering = seen["numbering"] = self.space.legal_numbering(state)
-                ids = numbering[0]
-            seen["legal ids"] = ids
-        return list(ids)
+        numbering = seen.get("numbering")  # a flat decision's ids, with their positions for apply_id
+        if numbering is None:
+            ids = seen.get("legal ids")  # the others'
+            if ids is None:
+                state = self.state
+                record = state.chance
+                if state.over or (self.limit is not None and self.steps >= self.limit):
+                    ids = []
+                elif record is not None and record.count is not None:
+                    ids = [outcome.index for outcome, _ in state.chance_outcomes()]
+                elif self.space.staged:
+                    ids = self.space.legal_ids(state, self.prefix)
+                else:
+                    numbering = seen["numbering"] = self.space.legal_numbering(state)
+                    return list(numbering[0])
+                seen["legal ids"] = ids
+            return list(ids)
+        return list(numbering[0])
 
     def apply_id(self, i: int, _copy: bool = False) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
@@ -118,7 +121,7 @@ class Match:
         # a whole action of the deciding seat, applied to the state itself or (_copy, explicit
         # chance) to a copy this match takes instead
         frame = state.stack[-1]
-        self.history.append((state.decider, bool(action.option.public), action,
+        self.history.append((state.decider, action.option.public, action,
                              state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
         self.seen = {}
         self.steps += 1
@@ -128,7 +131,7 @@ class Match:
             state.apply_action(action)
 
     def clone(self) -> "Match":
-        return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit)
+        return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit, self.space)
 
     def child(self, i: int) -> "Match":
         """The match after id ``i``, this one unchanged (a copy, then ``apply_id``; in explicit chance
@@ -136,9 +139,10 @@ class Match:
         :func:`~interpreter.runtime.chance.outcome_child`, :func:`~interpreter.runtime.chance.action_child`)."""
         record = self.state.chance
         if record is not None and record.count is not None:
-            return Match(outcome_child(self.state, int(i)), self.prefix, self.history, self.steps, self.limit)
+            return Match(outcome_child(self.state, int(i)), self.prefix, self.history, self.steps, self.limit,
+                         self.space)
         if record is not None and not self.space.staged:  # explicit chance: the step copies the state once
-            child = Match(self.state, self.prefix, self.history, self.steps, self.limit)
+            child = Match(self.state, self.prefix, self.history, self.steps, self.limit, self.space)
             child.apply_id(i, True)
             return child
         child = self.clone()
@@ -175,7 +179,7 @@ class Match:
 
     def determinized(self, seat, rng) -> "Match":
         """A copy in which what ``seat`` cannot see is dealt anew (``State.determinize``)."""
-        return Match(self.state.determinize(seat, rng), self.prefix, self.history, self.steps, self.limit)
+        return Match(self.state.determinize(seat, rng), self.prefix, self.history, self.steps, self.limit, self.space)
 
     def returns(self) -> list:
         return [float(r) for r in self.state.returns()]

@@ -46,6 +46,7 @@ exactly) and so plays with knowledge no player has.
 """
 from __future__ import annotations
 
+import operator
 import random
 
 import numpy as np
@@ -62,6 +63,7 @@ UTILITIES = ("score", "margin", "win")
 SCORE_BOUND = 1e9  # the scores of a ruleset are not bounded in advance
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_STATE_INIT = pyspiel.State.__init__
 TREE_BYTES = 256 * 2**20  # about the memory one tree of kept children may take (see MatchHandle)
 STATE_BYTES_PER_JSON_BYTE = 8  # an engine state in memory, against the length of its JSON (measured: 5-7)
 MIN_TREE_STATES = 1_000
@@ -146,6 +148,7 @@ class RulebookGame(pyspiel.Game):
         params["params"] = params_text(_parse_params(str(params["params"])))
         self.spec = (str(params["ruleset"]), int(params["players"]), str(params["params"]))
         self.rulebook = engine_game(*self.spec)
+        self.space = self.rulebook.action_space()
         self.utility = str(params["utility"])
         if self.utility not in UTILITIES:
             raise ValueError(f"utility must be one of {', '.join(UTILITIES)}")
@@ -203,11 +206,11 @@ class RulebookGame(pyspiel.Game):
 
     def _new_match(self, seed) -> Match:
         return Match(self.rulebook.new_initial_state(seed, explicit_chance=self.explicit_states),
-                     limit=self.decision_cap)
+                     (), None, 0, self.decision_cap, self.space)
 
     def new_initial_state(self):
         if not self.explicit_states:
-            return RulebookState(self)
+            return SeededState(self)
         if self._root is None:  # every game starts at the same chance node: one shared tree below it
             self._root = self._new_match(self._seeds.getrandbits(63))
         return RulebookState(self, MatchHandle(self._root, None, True, self))
@@ -273,14 +276,14 @@ class RulebookState(DeferredHistory, pyspiel.State):
     without taking it.  ``state.match`` is for looking at: it may be shared with other states."""
 
     def __init__(self, game, handle=None):
-        pyspiel.State.__init__(self, game)
-        self._handle = MatchHandle(game=game) if handle is None else handle
+        _STATE_INIT(self, game)
+        self._handle = MatchHandle(None, None, False, game) if handle is None else handle
 
     def _bare_copy(self) -> "RulebookState":
         """A copy made in Python, sharing the match copy-on-write, with an empty C++ history."""
         handle = self._handle.copy()
         handle.synced = 0
-        return RulebookState(self._game(), handle)
+        return type(self)(self._game(), handle)
 
     def _game(self) -> RulebookGame:
         game = self._handle.game
@@ -291,10 +294,13 @@ class RulebookState(DeferredHistory, pyspiel.State):
         handle = self._handle
         if handle.match is None:
             game = handle.game if handle.game is not None else self.get_game()  # _game() in line
-            if handle.seed is None:
-                handle.seed, handle.match = game.next_match()
-            else:
+            if handle.seed is not None:
                 handle.match = game.take(handle.seed)
+            elif game._pending is None:  # the usual first use of a new game (next_match in line)
+                seed = handle.seed = game._seeds.getrandbits(63)
+                handle.match = game._new_match(seed)
+            else:
+                handle.seed, handle.match = game.next_match()
         return handle.match
 
     def seen_match(self) -> Match:
@@ -327,7 +333,8 @@ class RulebookState(DeferredHistory, pyspiel.State):
 
     def is_chance_node(self):
         match = self._handle.match or self.match
-        if match.state.chance is None:  # seeded: never (no call)
+        record = match.state.chance
+        if record is None or record.count is None:  # seeded, or at a decision: no call
             return False
         return match.current_player() == _CHANCE
 
@@ -339,13 +346,31 @@ class RulebookState(DeferredHistory, pyspiel.State):
             listed = match.seen["chance"] = [(outcome.index, p) for outcome, p in match.state.chance_outcomes()]
         return list(listed)
 
+    def apply_action(self, action) -> None:
+        """As :meth:`DeferredHistory.apply_action`, with the usual case of :meth:`_take_action` in
+        line: a seeded action on a match of this state's own."""
+        if type(action) is not int:
+            action = operator.index(action)
+        handle = self._handle
+        match = handle.match
+        if match is not None and not handle.shared and match.state.chance is None:
+            player = match.state.decider
+            match.apply_id(action)
+            if player is None:
+                player = _TERMINAL
+        else:
+            player = self._take_action(action)
+        handle.past = (handle.past, player, action)
+        handle.length += 1
+
     def _take_action(self, action) -> int:
         """Apply an action (or a chance outcome); the player who took it, as OpenSpiel numbers them."""
         handle = self._handle
         match = handle.match
         if match is not None and not handle.shared:  # the usual case, first
             state = match.state  # a legal action is taken at a decision, by its decider (no call)
-            player = state.decider if state.chance is None else match.current_player()
+            record = state.chance
+            player = state.decider if record is None or record.count is None else match.current_player()
             match.apply_id(action)
             return _TERMINAL if player is None else player
         if match is None:
@@ -408,6 +433,13 @@ class RulebookState(DeferredHistory, pyspiel.State):
 
     def __str__(self):
         return self.match.state.to_json() + "\n" + repr(self.match.prefix)
+
+
+class SeededState(RulebookState):
+    """A state of a game without chance nodes (seeded mode, or rules that draw no random number)."""
+
+    def is_chance_node(self):
+        return False
 
 
 class RulebookObserver:
