@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import RulesRuntimeError
 
-from . import chance, views
+from . import lazy_pile, views
 from .lazy_pile import raw
 
 
@@ -22,7 +22,7 @@ def determinize(state, player: int, rng):
     ``random.Random``), so a bot that searches it never reads hidden state."""
     new = state.clone()
     if new.chance is not None:
-        chance.forget_order(new, rng)
+        lazy_pile.forget_order(new, rng)
     game = state.game
     bit = 1 << player
     fixed = _fixed_for(state, player)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dsl.errors import RulesRuntimeError
 from dsl.registry import EFFECTS, Param
 
-from . import chance, narration
+from . import lazy_pile, narration
 from .limits import MAX_ITEMS
 
 
@@ -55,7 +55,7 @@ def place(state, item, cell):
         "Move everything in one zone to another, top card first.")
 def move_all(state, source, to, at="top"):
     bottom = False if at == "top" else _where(at)
-    if state.chance is not None and chance.move_pile(state, source, to, bottom):
+    if state.chance is not None and lazy_pile.move_pile(state, source, to, bottom):
         return  # explicit chance: an undetermined pile moved as it is
     cards = state.zones[source]
     while cards:

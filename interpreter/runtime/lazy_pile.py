@@ -12,7 +12,7 @@ does, and a pile of which only the top cards are ever drawn never orders the res
 
 What does not depend on the order fixes nothing: the size, ``in``, ``count``, taking a named component
 out (the rest stays undetermined, uniformly), putting components on top or under the bottom, moving the
-whole pile (``move_all``, see :func:`interpreter.runtime.chance.move_pile`) and shuffling again.  Everything
+whole pile (``move_all``, see :func:`move_pile`) and shuffling again.  Everything
 else that reads positions (iterating, an index, a slice, ``index``, concatenation, ``==``) fixes what
 it reads, the whole block for iteration, so every reader of zones (the rules' compiled code, views,
 narration) stays correct unchanged.  Internal reads that do not depend on the order use :func:`raw`.  Seeded mode keeps plain lists and never builds one of these.
@@ -214,3 +214,94 @@ class LazyPile(list):
 def raw(pile) -> list:
     """The components of a zone as stored (an undetermined block in id order), fixing nothing."""
     return _get(pile, slice(None))
+
+
+# A state's zones in explicit chance mode (interpreter.runtime.chance): copied, saved, loaded, shuffled, moved.
+
+def raw_zones(s) -> list:
+    """Copies of the zones' lists as stored (``State.to_dict()['zones']``), fixing nothing."""
+    return [raw(pile) for pile in s.zones]
+
+
+def copy_piles(zones, new) -> list:
+    """The zones of ``new``, a copy of a state whose zones are ``zones``: a lazy pile for each zone
+    with an undetermined block (made without calling ``LazyPile``, which costs seven times as much),
+    a plain list for the others (a zone becomes a lazy pile when it gets a block: see
+    :func:`shuffle_lazily` and :func:`move_pile`).  This runs at every copy of a state."""
+    copies = []
+    for pile in zones:
+        if type(pile) is LazyPile and pile.hi:
+            copy = _new_pile(LazyPile)
+            _extend(copy, _all(pile, _WHOLE))
+            copy.owner = ref(new)
+            copy.lo, copy.hi = pile.lo, pile.hi
+        else:
+            copy = _all(pile, _WHOLE)
+        copies.append(copy)
+    return copies
+
+
+_new_pile, _extend, _all, _WHOLE = LazyPile.__new__, list.extend, list.__getitem__, slice(None)
+
+
+def restore_piles(s, blocks) -> str:
+    """Give the zones of ``s`` (a saved state being loaded) their saved undetermined blocks (as lazy
+    piles); the reason the blocks are wrong, or ''."""
+    s.zones = copy_piles(s.zones, s)
+    for key, (lo, hi) in (blocks or {}).items():
+        zone = int(key) if key.isdigit() and key.isascii() else -1
+        if not 0 <= zone < len(s.zones) or s.game.zone_grid[zone] is not None:
+            return f"{key[:20]} is no zone number of a zone that is not a grid"
+        pile = s.zones[zone]
+        if not 0 <= lo < hi <= len(pile) or hi - lo < 2 or raw(pile)[lo:hi] != sorted(raw(pile)[lo:hi]):
+            return f"zone {zone}: [{lo}, {hi}] is no block of two or more of its components in id order"
+        s.zones[zone] = LazyPile(raw(pile), s, lo, hi)
+    return ""
+
+
+def shuffle_lazily(s, zone: int) -> bool:
+    """Shuffle a zone in explicit mode by forgetting its order (False for a grid, shuffled as before)."""
+    if s.game.zone_grid[zone] is not None:
+        return False
+    pile = s.zones[zone]
+    if type(pile) is not LazyPile:  # a list set up by an arrangement
+        pile = s.zones[zone] = LazyPile(pile, s)
+    keep = s.game.visible_mask(s, zone)
+    known = s.known
+    for c in raw(pile):
+        known[c] &= keep
+    pile.mark_undetermined(0, len(pile))
+    return True
+
+
+def move_pile(s, source: int, to: int, bottom: bool) -> bool:
+    """``move_all`` in explicit mode of a zone with an undetermined block, keeping the block
+    undetermined where it lands; False (move card by card) if a trigger must see each component, the
+    target is a grid or has an undetermined block of its own (two blocks do not make one)."""
+    game = s.game
+    pile, target = s.zones[source], s.zones[to]
+    if (type(pile) is not LazyPile or not pile.hi or (type(target) is LazyPile and target.hi)
+            or game.zone_grid[to] is not None or game.zone_triggers[source] is not None
+            or game.zone_triggers[to] is not None or source == to):
+        return False
+    if type(target) is not LazyPile:
+        target = s.zones[to] = LazyPile(target, s)
+    n, lo, hi, before = len(pile), pile.lo, pile.hi, len(target)
+    while pile:
+        s.move_component(raw(pile)[-1], to, bottom)
+    if bottom:
+        target.mark_undetermined(lo, hi)
+    else:
+        target.mark_undetermined(before + n - hi, before + n - lo)
+    return True
+
+
+def forget_order(s, rng) -> None:
+    """Order every undetermined block of ``s`` with ``rng`` (a ``random.Random``), asking no chance:
+    a determinization deals hidden components anew anyway."""
+    for pile in s.zones:
+        if type(pile) is LazyPile and pile.hi:
+            block = raw(pile)[pile.lo:pile.hi]
+            rng.shuffle(block)
+            list.__setitem__(pile, slice(pile.lo, pile.hi), block)
+            pile.lo = pile.hi = 0

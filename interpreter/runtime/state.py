@@ -13,7 +13,7 @@ from operator import attrgetter, is_
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
-from . import chance, determinize, narration, staging, vm
+from . import chance, determinize, lazy_pile, narration, staging, vm
 from .actions import Action, ActionBatch, legal_actions_at
 from .lazy_pile import raw
 from .views import view_of
@@ -72,7 +72,7 @@ class State:
         return mixed(z) % n
 
     def shuffle_zone(self, zone: int) -> None:
-        if self.chance is not None and chance.shuffle_lazily(self, zone):
+        if self.chance is not None and lazy_pile.shuffle_lazily(self, zone):
             return
         cards = self.zones[zone]
         keep = self.game.visible_mask(self, zone)
@@ -426,7 +426,7 @@ class State:
     def clone(self) -> "State":
         new = State.__new__(State)
         new.game = self.game
-        new.zones = [z[:] for z in self.zones] if self.chance is None else chance.copy_piles(self.zones, new)
+        new.zones = [z[:] for z in self.zones] if self.chance is None else lazy_pile.copy_piles(self.zones, new)
         new.loc = self.loc[:]
         new.cell_of = self.cell_of[:]
         new.cells = self.cells[:]
@@ -470,7 +470,7 @@ class State:
         narrative) or, for ``to_json``, which only writes them out, leaves them as they are."""
         return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
                 "params": dict(self.game.params),
-                "zones": [z[:] for z in self.zones] if self.chance is None else chance.raw_zones(self),
+                "zones": [z[:] for z in self.zones] if self.chance is None else lazy_pile.raw_zones(self),
                 "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
                 "known": self.known[:],
                 "marks": {k: v[:] for k, v in self.marks.items()}, "vars": copied(self.vars),

@@ -14,7 +14,7 @@ from functools import lru_cache
 from dsl.errors import ParameterError, RulebookError
 from dsl.schema import SCHEMAS_DIR
 
-from ..runtime import chance, narration
+from ..runtime import chance, lazy_pile, narration
 from ..runtime.instructions import CALL, CHOOSE
 from ..runtime.limits import INT_MAX, INT_MIN, MAX_ITEMS, MAX_TEXT
 from ..runtime.state import FORMAT, State
@@ -205,7 +205,7 @@ def state_from_data(game, data, depth: int = 0, resume: bool = False) -> State:
     pending = data.get("chance", {}).get("pending")
     if "chance" in data:
         s.chance = _chance(game, data["chance"], depth)
-        wrong = chance.restore_piles(s, data["chance"].get("undetermined"))
+        wrong = lazy_pile.restore_piles(s, data["chance"].get("undetermined"))
         if wrong:
             raise SavedStateError(f"field chance.undetermined: {wrong}",
                                   hint="a saved state is what State.to_json() wrote")
