@@ -18,16 +18,24 @@ significant when its Holm p over the rows of the check is below 0.05):
   the games per strength at which the observed effects would be significant with 80% power: the
   games that make both W and S significant (when they point the same way) or D significant,
   whichever is fewer (None when the observed effects are zero).
+
+Games that end within a few decisions (the sanity report's short games) get a reading of their own
+(:func:`short_check`): fewer of them with the stronger bots (exact McNemar test over the seeds) point
+at the bots' mistakes; as many or more, with the stronger share's interval above the warning level,
+at rules that let a player end the game that early on purpose.
 """
 from __future__ import annotations
 
 from dsl.errors import ParameterError
 
-from . import paired, seats, stats
+from . import paired, sanity, seats, stats
 from .playing import SIM_BOT
 from ..bots import split_specs, stronger_spec
 
 HOLDS, CHANGES, CANNOT_TELL = "holds", "changes", "cannot tell yet"
+BOTS_END_EARLY = "fewer with the stronger bots: the early ends are the bots' doing more than the rules'"
+RULES_END_EARLY = ("as many or more with the stronger bots: the rules let a player end the game this early "
+                   "on purpose")
 
 
 def stronger_seats(specs: list, text: str | None = None) -> list:
@@ -145,3 +153,26 @@ def length_check(weak: list, strong: list) -> dict:
     difference = paired.adjust([_difference("length", "decisions", lengths(weak), lengths(strong))])[0]
     return {"weak": stats.t_interval(lengths(weak)), "strong": stats.t_interval(lengths(strong)),
             "difference": difference}
+
+
+def short_check(weak: list, strong: list, players: int) -> dict | None:
+    """The games that ended within the sanity report's few decisions at both strengths, the paired
+    change (exact McNemar test over the seeds, its interval inverting the test) and a reading: the
+    bots' doing, the rules', or cannot tell yet.  None when neither strength has more of them than
+    the sanity report warns about."""
+    weak, strong = _both_finished(weak, strong)
+    limit = sanity.short_limit_of(players)
+    xs, ys = ([r.decisions <= limit for r in run] for run in (weak, strong))
+    games = len(xs)
+    if not games or max(sum(xs), sum(ys)) <= sanity.SHORT_WARN * games:
+        return None
+    test = stats.mcnemar_exact(xs, ys)
+    if test["p"] < stats.ALPHA and test["difference"] < 0:
+        reading = BOTS_END_EARLY
+    elif stats.wilson_interval(sum(ys), games)[0] > sanity.SHORT_WARN:  # and no significant drop
+        reading = RULES_END_EARLY
+    else:
+        reading = CANNOT_TELL
+    return {"limit": limit, "games": games, "weak": sum(xs), "strong": sum(ys),
+            "difference": {"change": test["difference"], "ci95": test["ci95"], "p": test["p"],
+                           "test": "exact McNemar over the seeds"}, "reading": reading}

@@ -74,7 +74,7 @@ def cmd_simulate(args, game, specs) -> int:
     if strong:
         result["strength_check"] = cli_strength.report(
             specs, strong, strength.seat_check(results, stronger, game.num_players),
-            strength.length_check(results, stronger))
+            strength.length_check(results, stronger), strength.short_check(results, stronger, game.num_players))
     if args.report:
         report.write(args.report, game, result)
     if args.json:

@@ -35,9 +35,9 @@ def play_strong(game, specs: list, args, games: int, executor, bar) -> list:
     return run(game, run_spec(game, specs, args), games, on_game=tick, executor=executor)
 
 
-def report(weak_specs: list, strong_specs: list, rows: list, length=None) -> dict:
+def report(weak_specs: list, strong_specs: list, rows: list, length=None, short=None) -> dict:
     return {"weak": list(weak_specs), "strong": list(strong_specs), "rows": rows, "length": length,
-            "games": rows[0]["difference"]["games"] if rows else 0}
+            "short_games": short, "games": rows[0]["difference"]["games"] if rows else 0}
 
 
 def print_check(console, check: dict, title: str = "strength check") -> None:
@@ -62,6 +62,13 @@ def print_check(console, check: dict, title: str = "strength check") -> None:
         console.print(f"decisions per game: weak {wm:.1f} ({wlo:.1f}..{whi:.1f}), strong {sm:.1f} "
                       f"({slo:.1f}..{shi:.1f}), strong − weak {texts['change']} ({texts['ci95']}, p "
                       f"{texts['p']}): game length belongs to the rules and the bots together.")
+    short = check.get("short_games")
+    if short:
+        games, (lo, hi) = short["games"], short["difference"]["ci95"]
+        console.print(f"games that ended within {short['limit']} decisions: weak {short['weak']} of {games}, "
+                      f"strong {short['strong']} of {games}, strong − weak "
+                      f"{100 * short['difference']['change']:+.1f} points ({100 * lo:+.1f}..{100 * hi:+.1f}, "
+                      f"exact McNemar p {short['difference']['p']:.3g}): {short['reading']}.")
     console.print("weak, strong: the effect at each strength with its 95% interval (*: significant after "
                   "Holm's correction in its own table); strong − weak: the difference, tested as pairs over "
                   "the seeds (paired t; Holm p over these rows). holds: significant at both strengths in the "
