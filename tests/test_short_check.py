@@ -3,6 +3,8 @@ with the stronger bots point at the weaker bots' mistakes, as many or more at ru
 end the game that early on purpose; the paired change is tested over the seeds (exact McNemar)."""
 import json
 
+import pytest
+
 from interpreter.analysis import sanity, stats, strength
 from interpreter.analysis.playing import GameResult
 from interpreter.cli import main
@@ -62,3 +64,113 @@ def test_simulate_prints_the_reading_with_its_test(capsys):
     out, _ = capsys.readouterr()
     line = next(line for line in out.splitlines() if line.startswith("games that ended within 16 decisions: weak"))
     assert f"weak {check['weak']} of 40, strong {check['strong']} of 40" in line and "exact McNemar p" in line
+
+
+def test_readings_of_several_games_are_corrected_together_and_read_again():
+    """Six seeds end early with the weak bots only: p = 2/64 alone (the bots' doing), 1/16 after Holm
+    over two games (and 24 of 100 short with the stronger bots is not clearly above a fifth)."""
+    weak, strong = results([4] * 30 + [90] * 70), results([4] * 24 + [90] * 76)
+    alone = strength.short_check(weak, strong, 2)
+    assert alone["reading"] == strength.BOTS_END_EARLY and alone["difference"]["p"] == pytest.approx(2 / 64)
+    readings = strength.short_across([({"label": "base"}, strength.short_check(weak, strong, 2)),
+                                      ({"label": "variant"}, strength.short_check(weak, strong, 2)),
+                                      ({"label": "quiet"}, None)])
+    assert [r["label"] for r in readings] == ["base", "variant"]
+    assert all(r["difference"]["p_holm"] == pytest.approx(4 / 64) and r["reading"] == strength.CANNOT_TELL for r in readings)
+
+
+def test_the_variants_change_in_short_games_is_paired_at_each_strength():
+    base, variant = results([4] * 30 + [90] * 70), results([90] * 10 + [4] * 20 + [90] * 70)
+    change = strength.short_effect(base, variant, results([90] * 100), results([90] * 100), 2)
+    assert change["limit"] == LIMIT
+    assert (change["weak"]["base"], change["weak"]["variant"], change["weak"]["games"]) == (30, 20, 100)
+    assert change["weak"]["difference"]["change"] == -0.1 and change["weak"]["difference"]["p"] < 0.05
+    assert (change["strong"]["base"], change["strong"]["variant"]) == (0, 0)
+    assert change["strong"]["difference"]["p"] == 1.0
+
+
+# A race of `laps` turns a player (24 decisions by default, above the 16 of a short game): each turn
+# the active player walks on, or (when `resignable`) resigns and loses at once.  A random player
+# resigns at its first turn or so; a searching one never does.
+QUIT = """
+game: {name: Quit, players: 2}
+params:
+  laps: {default: 12, min: 9, max: 20}
+  resignable: {default: true}
+player_vars: {points: 0}
+flow:
+  - repeat: laps * num_players
+    do:
+      - choose:
+          prompt: move
+          options:
+            walk: {effects: [active.points += 1]}
+            resign:
+              require: resignable
+              effects:
+                - active.points = -1
+                - end_game("resigned")
+      - active = next_player(active)
+  - end_game()
+scoring:
+  score: player.points
+"""
+CHECK = ["-n", "40", "--seats", "random,random", "--check-strength", "flat"]
+
+
+@pytest.fixture
+def quit_race(tmp_path):
+    base, variant = tmp_path / "quit.yaml", tmp_path / "ten-laps.yaml"
+    base.write_text(QUIT, encoding="utf-8")
+    variant.write_text("extends: quit.yaml\nparams: {laps: {default: 10}}\n", encoding="utf-8")
+    return str(base), str(variant)
+
+
+def run_cli(capsys, argv: list) -> str:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def flowing(out: str) -> str:
+    """The output with its lines joined (the piped width of 240 wraps the longest)."""
+    return " ".join(out.split())
+
+
+def test_compare_reads_the_short_games_of_base_and_variant(capsys, quit_race):
+    check = json.loads(run_cli(capsys, ["compare", *quit_race, *CHECK, "--json"]))["strength_check"]
+    assert [r["label"] for r in check["short_games"]] == ["base", "variant"]
+    for reading in check["short_games"]:
+        assert (reading["weak"], reading["strong"], reading["games"]) == (40, 0, 40)
+        assert reading["reading"] == strength.BOTS_END_EARLY and reading["difference"]["p_holm"] < 0.05
+    change = check["short_games_change"]
+    assert (change["weak"]["base"], change["weak"]["variant"], change["strong"]["variant"]) == (40, 40, 0)
+    text = flowing(run_cli(capsys, ["compare", *quit_race, *CHECK]))
+    read = f"strong − weak -100.0 points (-100.0..-82.4, exact McNemar p 1.82e-12, Holm p 3.64e-12): {strength.BOTS_END_EARLY}."
+    assert f"base: games that ended within 16 decisions: weak 40 of 40, strong 0 of 40, {read}" in text
+    assert f"variant: games that ended within 16 decisions: weak 40 of 40, strong 0 of 40, {read}" in text
+    assert ("the variant's change in games that ended within 16 decisions (base → variant): weak 40 → 40 of 40, "
+            "+0.0 points (+0.0..+0.0, exact McNemar p 1); strong 0 → 0 of 40, +0.0 points") in text
+
+
+def test_sweep_reads_the_short_games_at_every_setting(capsys, quit_race):
+    argv = ["sweep", quit_race[0], "--set", "laps=9,12", *CHECK]
+    check = json.loads(run_cli(capsys, [*argv, "--json"]))["strength_check"]
+    assert [(r["label"], r["params"]) for r in check["short_games"]] == [("laps=9", {"laps": 9}),
+                                                                         ("laps=12", {"laps": 12})]
+    assert all(r["reading"] == strength.BOTS_END_EARLY for r in check["short_games"])
+    text = flowing(run_cli(capsys, argv))
+    for setting in ("laps=9", "laps=12"):
+        assert f"{setting}: games that ended within 16 decisions: weak 40 of 40, strong 0 of 40," in text
+    assert text.count(strength.BOTS_END_EARLY) == 2 and "the variant's change" not in text
+
+
+def test_no_short_game_line_without_short_games_to_speak_of(capsys, quit_race):
+    """Without resigning the race lasts its 24 decisions (20 with ten laps) at both strengths."""
+    for argv in (["compare", *quit_race], ["sweep", quit_race[0], "--set", "laps=9,12"]):
+        argv = [*argv, "--set", "resignable=false", *CHECK]
+        check = json.loads(run_cli(capsys, [*argv, "--json"]))["strength_check"]
+        assert check["short_games"] == []
+        out = run_cli(capsys, argv)
+        assert "strength check" in out and "games that ended within 16" not in out

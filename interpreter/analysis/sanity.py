@@ -74,7 +74,7 @@ def stronger_advice(seats) -> str:
         return "Try stronger bots, or --check-strength to see whether the figures change with them."
     suggestion = ",".join(stronger_spec(spec) or SIM_BOT for spec in seats)
     return (f"Try stronger settings of these bots (--seats {suggestion}), or --check-strength to see "
-            "whether the figures change with them (in simulate it also says whether short games are the "
+            "whether the figures change with them (it also says whether the short games are the "
             "bots' doing).")
 
 

@@ -116,11 +116,16 @@ def seat_check(weak: list, strong: list, players: int, seat_list=None) -> list:
     return _rows(weak_rows, strong_rows, differences)
 
 
+def setting_label(params: dict) -> str:
+    """A sweep's setting as its check's rows name it: ``street=7, rounds=3``."""
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
 def across_points(checks: list) -> list:
     """Rows of a sweep's check, one per setting (``(params, row)`` pairs), labelled by the setting,
     with Holm's correction across the settings (as in the sweep's own table) at each strength and of
     the differences."""
-    rows = [{**row, "label": ", ".join(f"{k}={v}" for k, v in params.items())} for params, row in checks]
+    rows = [{**row, "label": setting_label(params)} for params, row in checks]
     for key in ("weak", "strong"):
         paired.adjust([row[key] for row in rows])
     differences = paired.adjust([row["difference"] for row in rows])
@@ -155,24 +160,61 @@ def length_check(weak: list, strong: list) -> dict:
             "difference": difference}
 
 
+def _short_change(first: list, second: list, limit: int) -> dict:
+    """The games of ``first`` and of ``second`` (aligned by seed) that ended within ``limit``
+    decisions, and the paired change second - first (exact McNemar, its interval inverting the test)."""
+    xs, ys = ([r.decisions <= limit for r in run] for run in (first, second))
+    test = stats.mcnemar_exact(xs, ys)
+    return {"first": sum(xs), "second": sum(ys), "games": len(xs),
+            "difference": {"change": test["difference"], "ci95": test["ci95"], "p": test["p"],
+                           "test": "exact McNemar over the seeds"}}
+
+
+def _reading(check: dict) -> str:
+    """What the short games at both strengths say, from the drop's p (Holm's when several are read)."""
+    difference = check["difference"]
+    if difference.get("p_holm", difference["p"]) < stats.ALPHA and difference["change"] < 0:
+        return BOTS_END_EARLY
+    if stats.wilson_interval(check["strong"], check["games"])[0] > sanity.SHORT_WARN:  # and no significant drop
+        return RULES_END_EARLY
+    return CANNOT_TELL
+
+
 def short_check(weak: list, strong: list, players: int) -> dict | None:
     """The games that ended within the sanity report's few decisions at both strengths, the paired
     change (exact McNemar test over the seeds, its interval inverting the test) and a reading: the
     bots' doing, the rules', or cannot tell yet.  None when neither strength has more of them than
     the sanity report warns about."""
-    weak, strong = _both_finished(weak, strong)
     limit = sanity.short_limit_of(players)
-    xs, ys = ([r.decisions <= limit for r in run] for run in (weak, strong))
-    games = len(xs)
-    if not games or max(sum(xs), sum(ys)) <= sanity.SHORT_WARN * games:
+    change = _short_change(*_both_finished(weak, strong), limit)
+    games = change["games"]
+    if not games or max(change["first"], change["second"]) <= sanity.SHORT_WARN * games:
         return None
-    test = stats.mcnemar_exact(xs, ys)
-    if test["p"] < stats.ALPHA and test["difference"] < 0:
-        reading = BOTS_END_EARLY
-    elif stats.wilson_interval(sum(ys), games)[0] > sanity.SHORT_WARN:  # and no significant drop
-        reading = RULES_END_EARLY
-    else:
-        reading = CANNOT_TELL
-    return {"limit": limit, "games": games, "weak": sum(xs), "strong": sum(ys),
-            "difference": {"change": test["difference"], "ci95": test["ci95"], "p": test["p"],
-                           "test": "exact McNemar over the seeds"}, "reading": reading}
+    check = {"limit": limit, "games": games, "weak": change["first"], "strong": change["second"],
+             "difference": change["difference"]}
+    check["reading"] = _reading(check)
+    return check
+
+
+def short_across(labelled: list) -> list:
+    """The short-game readings of several games (compare's base and variant, a sweep's settings):
+    ``(fields, check)`` pairs, ``fields`` naming the game (``label``, and a sweep's ``params``); the
+    checks None (nothing to read) left out, the others' p corrected by Holm over those read together,
+    and read again."""
+    checks = [{**fields, **check} for fields, check in labelled if check]
+    paired.adjust([check["difference"] for check in checks])
+    for check in checks:
+        check["reading"] = _reading(check)
+    return checks
+
+
+def short_effect(base_weak: list, variant_weak: list, base_strong: list, variant_strong: list,
+                 players: int) -> dict:
+    """The variant's change in the short games at each strength (variant - base, as pairs)."""
+    limit = sanity.short_limit_of(players)
+    rows = {}
+    for name, base, variant in (("weak", base_weak, variant_weak), ("strong", base_strong, variant_strong)):
+        change = _short_change(*_both_finished(base, variant), limit)
+        rows[name] = {"games": change["games"], "base": change["first"], "variant": change["second"],
+                      "difference": change["difference"]}
+    return {"limit": limit, **rows}

@@ -182,8 +182,11 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
                                         summarize(variant, players, 0, specs, variant_game.ruleset.best)),
               "comparison": verdict, **engine}
     if strong:
-        result["strength_check"] = cli_strength.report(
-            specs, strong, strength.effect_check(base, variant, base_strong, variant_strong, players))
+        runs = (base, variant, base_strong, variant_strong)
+        short = strength.short_across([({"label": "base"}, strength.short_check(base, base_strong, players)),
+                                       ({"label": "variant"}, strength.short_check(variant, variant_strong, players))])
+        result["strength_check"] = cli_strength.report(specs, strong, strength.effect_check(*runs, players),
+                                                       short=short, short_change=strength.short_effect(*runs, players))
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:

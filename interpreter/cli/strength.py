@@ -17,7 +17,8 @@ def add_argument(parser) -> None:
     parser.add_argument("--check-strength", nargs="?", const="", default=None, metavar="SPEC",
                         help="play the same seeds again with stronger bots (SPEC, one for all seats or one "
                              "per seat; default: each bot with four times its time per decision, e.g. "
-                             f"{stronger_spec(SIM_BOT)}) and say whether each conclusion holds")
+                             f"{stronger_spec(SIM_BOT)}) and say whether each conclusion holds, and whether games "
+                             "that end within a few decisions are the bots' doing or the rules'")
 
 
 def strong_seats(args, specs: list):
@@ -35,9 +36,41 @@ def play_strong(game, specs: list, args, games: int, executor, bar) -> list:
     return run(game, run_spec(game, specs, args), games, on_game=tick, executor=executor)
 
 
-def report(weak_specs: list, strong_specs: list, rows: list, length=None, short=None) -> dict:
-    return {"weak": list(weak_specs), "strong": list(strong_specs), "rows": rows, "length": length,
-            "short_games": short, "games": rows[0]["difference"]["games"] if rows else 0}
+def report(weak_specs: list, strong_specs: list, rows: list, length=None, short=None, short_change=None) -> dict:
+    """The check's JSON.  ``short``: simulate's reading of the short games (None: nothing to read), or
+    the list of compare's (base, variant) or a sweep's (per setting) readings; ``short_change``:
+    compare's change in the short games from base to variant at each strength."""
+    check = {"weak": list(weak_specs), "strong": list(strong_specs), "rows": rows, "length": length,
+             "short_games": short, "games": rows[0]["difference"]["games"] if rows else 0}
+    if short_change is not None:
+        check["short_games_change"] = short_change
+    return check
+
+
+def _short_difference(difference: dict) -> str:
+    lo, hi = (100 * end + 0.0 for end in difference["ci95"])  # + 0.0: no "-0.0"
+    holm = f", Holm p {difference['p_holm']:.3g}" if "p_holm" in difference else ""
+    return (f"{100 * difference['change']:+.1f} points ({lo:+.1f}..{hi:+.1f}, exact McNemar p "
+            f"{difference['p']:.3g}{holm})")
+
+
+def print_short(console, check: dict) -> None:
+    """The reading of the short games: one line per game read (none when there is nothing to read),
+    and in compare, when there is, the variant's change in them at each strength."""
+    short = check.get("short_games")
+    readings = short if isinstance(short, list) else [short] if short else []
+    for reading in readings:
+        where = f"{reading['label']}: " if "label" in reading else ""
+        games = reading["games"]
+        console.print(Text(f"{where}games that ended within {reading['limit']} decisions: weak {reading['weak']} of "
+                           f"{games}, strong {reading['strong']} of {games}, strong − weak "
+                           f"{_short_difference(reading['difference'])}: {reading['reading']}."))
+    change = check.get("short_games_change")
+    if readings and change:
+        said = [f"{name} {change[name]['base']} → {change[name]['variant']} of {change[name]['games']}, "
+                f"{_short_difference(change[name]['difference'])}" for name in ("weak", "strong")]
+        console.print(Text(f"the variant's change in games that ended within {change['limit']} decisions "
+                           f"(base → variant): {'; '.join(said)}."))
 
 
 def print_check(console, check: dict, title: str = "strength check") -> None:
@@ -62,13 +95,7 @@ def print_check(console, check: dict, title: str = "strength check") -> None:
         console.print(f"decisions per game: weak {wm:.1f} ({wlo:.1f}..{whi:.1f}), strong {sm:.1f} "
                       f"({slo:.1f}..{shi:.1f}), strong − weak {texts['change']} ({texts['ci95']}, p "
                       f"{texts['p']}): game length belongs to the rules and the bots together.")
-    short = check.get("short_games")
-    if short:
-        games, (lo, hi) = short["games"], short["difference"]["ci95"]
-        console.print(f"games that ended within {short['limit']} decisions: weak {short['weak']} of {games}, "
-                      f"strong {short['strong']} of {games}, strong − weak "
-                      f"{100 * short['difference']['change']:+.1f} points ({100 * lo:+.1f}..{100 * hi:+.1f}, "
-                      f"exact McNemar p {short['difference']['p']:.3g}): {short['reading']}.")
+    print_short(console, check)
     console.print("weak, strong: the effect at each strength with its 95% interval (*: significant after "
                   "Holm's correction in its own table); strong − weak: the difference, tested as pairs over "
                   "the seeds (paired t; Holm p over these rows). holds: significant at both strengths in the "

@@ -25,7 +25,7 @@ def cmd_sweep(args, seat_specs) -> int:
     strong = cli_strength.strong_seats(args, specs)
     if args.report:
         report.check(args.report, formats=(".html", ".htm", ".png"))
-    rows, checks = [], []
+    rows, checks, shorts = [], [], []
     engine = engine_fields(args, first, run_spec(first, specs, args))
     with executor_for(args) as executor, progress(args) as bar:
         tick = bar.task(f"{first.name}: {len(points)} settings", len(points) * args.games)
@@ -34,13 +34,17 @@ def cmd_sweep(args, seat_specs) -> int:
             rows.append(sweep.point_summary({n: game.params[n] for n in names}, summary, game.num_players))
             if strong:
                 stronger = cli_strength.play_strong(game, strong, args, args.games, executor, bar)
-                checks.append((rows[-1]["params"], strength.seat_check(results, stronger, game.num_players, [1])[0]))
+                params = rows[-1]["params"]
+                checks.append((params, strength.seat_check(results, stronger, game.num_players, [1])[0]))
+                shorts.append(({"label": strength.setting_label(params), "params": params},
+                               strength.short_check(results, stronger, game.num_players)))
     sweep.adjust(rows)
     result = {"game": first.name, "ruleset": first.path, "players": first.num_players, "seats": specs,
               "seed": args.seed, "games_per_point": args.games, "swept": names,
               "fixed": {k: v for k, v in first.params.items() if k not in names}, "points": rows, **engine}
     if strong:
-        result["strength_check"] = cli_strength.report(specs, strong, strength.across_points(checks))
+        result["strength_check"] = cli_strength.report(specs, strong, strength.across_points(checks),
+                                                       short=strength.short_across(shorts))
     if args.report:
         report.write_sweep(args.report, first, result)
     if args.json:
