@@ -76,7 +76,8 @@ def test_readings_of_several_games_are_corrected_together_and_read_again():
                                       ({"label": "variant"}, strength.short_check(weak, strong, 2)),
                                       ({"label": "quiet"}, None)])
     assert [r["label"] for r in readings] == ["base", "variant"]
-    assert all(r["difference"]["p_holm"] == pytest.approx(4 / 64) and r["reading"] == strength.CANNOT_TELL for r in readings)
+    assert [r["difference"]["p_holm"] for r in readings] == pytest.approx([4 / 64] * 2)
+    assert [r["reading"] for r in readings] == [strength.CANNOT_TELL] * 2
 
 
 def test_the_variants_change_in_short_games_is_paired_at_each_strength():
@@ -147,7 +148,8 @@ def test_compare_reads_the_short_games_of_base_and_variant(capsys, quit_race):
     change = check["short_games_change"]
     assert (change["weak"]["base"], change["weak"]["variant"], change["strong"]["variant"]) == (40, 40, 0)
     text = flowing(run_cli(capsys, ["compare", *quit_race, *CHECK]))
-    read = f"strong − weak -100.0 points (-100.0..-82.4, exact McNemar p 1.82e-12, Holm p 3.64e-12): {strength.BOTS_END_EARLY}."
+    read = ("strong − weak -100.0 points (-100.0..-82.4, exact McNemar p 1.82e-12, Holm p 3.64e-12): "
+            f"{strength.BOTS_END_EARLY}.")
     assert f"base: games that ended within 16 decisions: weak 40 of 40, strong 0 of 40, {read}" in text
     assert f"variant: games that ended within 16 decisions: weak 40 of 40, strong 0 of 40, {read}" in text
     assert ("the variant's change in games that ended within 16 decisions (base → variant): weak 40 → 40 of 40, "

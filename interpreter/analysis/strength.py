@@ -22,7 +22,9 @@ significant when its Holm p over the rows of the check is below 0.05):
 Games that end within a few decisions (the sanity report's short games) get a reading of their own
 (:func:`short_check`): fewer of them with the stronger bots (exact McNemar test over the seeds) point
 at the bots' mistakes; as many or more, with the stronger share's interval above the warning level,
-at rules that let a player end the game that early on purpose.
+at rules that let a player end the game that early on purpose.  compare reads its base and its variant
+and a sweep each setting (:func:`short_across`, Holm's correction over the games read), and compare
+adds the variant's change in the short games at each strength (:func:`short_effect`).
 """
 from __future__ import annotations
 
