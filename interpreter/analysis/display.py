@@ -57,3 +57,15 @@ def bots(specs) -> str:
     if len(specs) > 1 and len(set(specs)) == 1:
         return f"{len(specs)} × {specs[0]}"
     return " / ".join(specs)
+
+
+def row_texts(row: dict) -> dict:
+    """The printed figures of a comparison row (shared by compare and the strength check)."""
+    rate = row["measure"].startswith("win")
+    scale, decimals, unit = (100, 1, "%") if rate else (1, 2, "")
+    shown = not row["significant"] and row.get("detectable") is not None
+    return {"change": number(row["change"], decimals, scale) + unit,
+            "ci95": interval(row["ci95"], decimals, scale),
+            "p": p_value(row["p"]), "p_holm": p_value(row["p_holm"]), "star": star(row),
+            "detectable": f"±{number(row['detectable'], decimals, scale, sign=False)}{unit}" if shown else "",
+            "value": lambda v: f"{100 * v:.1f}%" if rate else f"{v:.2f}"}

@@ -7,7 +7,7 @@ import sys
 
 from rich.console import Console
 
-from ..analysis import display
+from ..analysis.display import row_texts  # noqa: F401  (the commands' figures as text)
 from ..analysis.executor import make_executor
 from ..analysis.simulation import SIM_BOT, RunSpec  # noqa: F401  (SIM_BOT: the commands' default)
 from ..bots import MAX_DECISIONS, make_bot
@@ -79,15 +79,3 @@ def public_summary(game, specs, args, summary) -> dict:
             "players": game.num_players, "params": game.params, "jobs": args.jobs, "backend": args.backend,
             "decision_cap": args.max_decisions}
     return {**head, **summary}
-
-
-def row_texts(row: dict) -> dict:
-    """The printed figures of a comparison row (shared by compare and the strength check)."""
-    rate = row["measure"].startswith("win")
-    scale, decimals, unit = (100, 1, "%") if rate else (1, 2, "")
-    shown = not row["significant"] and row.get("detectable") is not None
-    return {"change": display.number(row["change"], decimals, scale) + unit,
-            "ci95": display.interval(row["ci95"], decimals, scale),
-            "p": display.p_value(row["p"]), "p_holm": display.p_value(row["p_holm"]), "star": display.star(row),
-            "detectable": f"±{display.number(row['detectable'], decimals, scale, sign=False)}{unit}" if shown else "",
-            "value": lambda v: f"{100 * v:.1f}%" if rate else f"{v:.2f}"}

@@ -82,8 +82,7 @@ def cmd_simulate(args, game, specs) -> int:
     else:
         print_simulation(output_console(), game, result)
         if strong:
-            cli_strength.print_check(output_console(), result["strength_check"],
-                                     "strength check: each seat's advantage over the fair share")
+            cli_strength.print_check(output_console(), result["strength_check"], "simulate")
         if args.report:
             print(f"report written to {args.report}")
     return 0
@@ -192,8 +191,7 @@ def cmd_compare(args, base_game, variant_game, specs) -> int:
     else:
         print_comparison(output_console(), args, base_game, variant_game, specs, result)
         if strong:
-            cli_strength.print_check(output_console(), result["strength_check"],
-                                     "strength check: the variant's effect at two strengths")
+            cli_strength.print_check(output_console(), result["strength_check"], "compare")
     return 0
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis import display, strength
+from ..analysis import strength, strength_text
 from ..analysis.simulation import SIM_BOT, run
 from ..bots import stronger_spec
-from .runs import check_specs, row_texts, run_spec
+from .runs import check_specs, run_spec
 
 VERDICT_STYLE = {strength.HOLDS: "green", strength.CHANGES: "bold red", strength.CANNOT_TELL: "yellow"}
 
@@ -47,59 +47,20 @@ def report(weak_specs: list, strong_specs: list, rows: list, length=None, short=
     return check
 
 
-def _short_difference(difference: dict) -> str:
-    lo, hi = (100 * end + 0.0 for end in difference["ci95"])  # + 0.0: no "-0.0"
-    holm = f", Holm p {difference['p_holm']:.3g}" if "p_holm" in difference else ""
-    return (f"{100 * difference['change']:+.1f} points ({lo:+.1f}..{hi:+.1f}, exact McNemar p "
-            f"{difference['p']:.3g}{holm})")
-
-
-def print_short(console, check: dict) -> None:
-    """The reading of the short games: one line per game read (none when there is nothing to read),
-    and in compare, when there is, the variant's change in them at each strength."""
-    short = check.get("short_games")
-    readings = short if isinstance(short, list) else [short] if short else []
-    for reading in readings:
-        where = f"{reading['label']}: " if "label" in reading else ""
-        games = reading["games"]
-        console.print(Text(f"{where}games that ended within {reading['limit']} decisions: weak {reading['weak']} of "
-                           f"{games}, strong {reading['strong']} of {games}, strong − weak "
-                           f"{_short_difference(reading['difference'])}: {reading['reading']}."))
-    change = check.get("short_games_change")
-    if readings and change:
-        said = [f"{name} {change[name]['base']} → {change[name]['variant']} of {change[name]['games']}, "
-                f"{_short_difference(change[name]['difference'])}" for name in ("weak", "strong")]
-        console.print(Text(f"the variant's change in games that ended within {change['limit']} decisions "
-                           f"(base → variant): {'; '.join(said)}."))
-
-
-def print_check(console, check: dict, title: str = "strength check") -> None:
-    console.print(Text(f"\n{title}: {check['games']} games at each strength, the same seeds; weak "
-                       f"{display.bots(check['weak'])}; strong {display.bots(check['strong'])}", style="bold"))
+def print_check(console, check: dict, command: str) -> None:
+    """The check of ``command`` (simulate, compare or sweep) as the terminal shows it."""
+    console.print(Text("\n" + strength_text.heading(check, strength_text.TITLES[command]), style="bold"))
     table = Table(box=None, padding=(0, 1))
-    for name in ("", "weak", "95% CI", "strong", "95% CI", "strong − weak", "95% CI", "p", "Holm p",
-                 "verdict", "games to tell"):
+    for name in strength_text.COLUMNS:
         table.add_column(name, justify="left" if name in ("", "verdict") else "right", no_wrap=True)
     for row in check["rows"]:
-        weak, strong, diff = (row_texts(row[k]) for k in ("weak", "strong", "difference"))
-        games = row["games_to_tell"]
-        table.add_row(Text(row["label"]), weak["change"] + weak["star"], weak["ci95"],
-                      strong["change"] + strong["star"], strong["ci95"], diff["change"] + diff["star"],
-                      diff["ci95"], diff["p"], diff["p_holm"], Text(row["verdict"], style=VERDICT_STYLE[row["verdict"]]),
-                      "" if games is None else f"~{games:,}")
+        cells = [Text(cell) for cell in strength_text.row_cells(row)]
+        cells[strength_text.VERDICT_COLUMN].stylize(VERDICT_STYLE[row["verdict"]])
+        table.add_row(*cells)
     console.print(table)
-    length = check.get("length")
+    length = strength_text.length_line(check)
     if length:
-        texts = row_texts(length["difference"])
-        (wm, wlo, whi), (sm, slo, shi) = length["weak"], length["strong"]
-        console.print(f"decisions per game: weak {wm:.1f} ({wlo:.1f}..{whi:.1f}), strong {sm:.1f} "
-                      f"({slo:.1f}..{shi:.1f}), strong − weak {texts['change']} ({texts['ci95']}, p "
-                      f"{texts['p']}): game length belongs to the rules and the bots together.")
-    print_short(console, check)
-    console.print("weak, strong: the effect at each strength with its 95% interval (*: significant after "
-                  "Holm's correction in its own table); strong − weak: the difference, tested as pairs over "
-                  "the seeds (paired t; Holm p over these rows). holds: significant at both strengths in the "
-                  "same direction; changes: significant in opposite directions, or the difference is "
-                  "significant and the conclusion does not hold; cannot tell yet: anything else. games to "
-                  "tell: about how many games per strength would make the observed effects significant "
-                  "(80% power), were they real.")
+        console.print(Text(length))
+    for line in strength_text.short_lines(check):
+        console.print(Text(line))
+    console.print(strength_text.LEGEND)

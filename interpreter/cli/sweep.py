@@ -52,8 +52,7 @@ def cmd_sweep(args, seat_specs) -> int:
         return 0
     print_sweep(output_console(), first, result)
     if strong:
-        cli_strength.print_check(output_console(), result["strength_check"],
-                                 "strength check: seat 1's advantage over the fair share at every setting")
+        cli_strength.print_check(output_console(), result["strength_check"], "sweep")
     if args.report:
         print(f"report written to {args.report}")
     return 0
