@@ -8,18 +8,27 @@ from __future__ import annotations
 import html
 import json
 import os
+import textwrap
 from pathlib import Path
 
 from dsl.errors import ParameterError
 
-from . import charts, display, sanity, stats
+from . import charts, display, sanity, stats, strength, strength_text
 
 STYLE = ("body{font-family:sans-serif;margin:1.5em;color:#222;max-width:1200px}"
          "h1{font-size:1.5em;margin-bottom:.2em}h2{font-size:1.15em;margin:1.2em 0 .4em}"
          "table{border-collapse:collapse;margin:.4em 0}td,th{padding:2px 10px;text-align:left;"
          "border-bottom:1px solid #ddd}th{background:#f3f3f3}.grid{display:flex;flex-wrap:wrap;gap:8px}"
          ".panel{border:1px solid #e3e3e3;border-radius:4px}.warn{color:#8a5a00;background:#fff6dd;"
-         "padding:4px 8px;border-left:3px solid #e0a000;margin:4px 0}p.note{color:#555;font-size:.9em}")
+         "padding:4px 8px;border-left:3px solid #e0a000;margin:4px 0}p.note{color:#555;font-size:.9em}"
+         "table.check{font-size:.92em}table.check td,table.check th{text-align:right;white-space:nowrap;padding:2px 7px}table.check td:first-child,"
+         "table.check th:first-child{text-align:left;white-space:normal}"
+         f"table.check td:nth-child({strength_text.VERDICT_COLUMN + 1}),"
+         f"table.check th:nth-child({strength_text.VERDICT_COLUMN + 1}){{text-align:left}}"
+         "td.holds{color:#1a7f37;font-weight:bold}td.changes{color:#c62828;font-weight:bold}"
+         "td.cannot-tell{color:#8a5a00;font-weight:bold}ul.check li{margin:.3em 0}")
+
+VERDICT_CLASS = {strength.HOLDS: "holds", strength.CHANGES: "changes", strength.CANNOT_TELL: "cannot-tell"}
 
 
 def check(path: str, formats=(".html", ".htm", ".png")) -> None:
@@ -79,10 +88,35 @@ def _page(title: str, body: list) -> str:
             f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
 
 
-def _table(header: list, rows: list) -> str:
+def _table(header: list, rows: list, css: str = "", classes=None) -> str:
+    """A table of escaped texts; ``classes``: the CSS class of a cell by its column and text."""
+    classes = classes or {}
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    body = "".join("<tr>" + "".join(_cell(c, classes.get(i, {}).get(c)) for i, c in enumerate(row)) + "</tr>"
+                   for row in rows)
+    kind = f" class='{css}'" if css else ""
+    return f"<table{kind}><tr>{head}</tr>{body}</table>"
+
+
+def _cell(text, css=None) -> str:
+    kind = f" class='{css}'" if css else ""
+    return f"<td{kind}>{html.escape(str(text))}</td>"
+
+
+def _strength_html(result: dict, command: str) -> list:
+    """The strength check of the run, when it had one, as the terminal prints it."""
+    check = result.get("strength_check")
+    if not check:
+        return []
+    title = strength_text.TITLES[command]
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in
+                    [strength_text.length_line(check)] + strength_text.short_lines(check) if line)
+    return [f"<h2>{html.escape(title[0].upper() + title[1:])}</h2>",
+            f"<p>{html.escape(strength_text.setup(check))}.</p>",
+            _table(strength_text.COLUMNS, [strength_text.row_cells(row) for row in check["rows"]], "check",
+                   {strength_text.VERDICT_COLUMN: VERDICT_CLASS}),
+            f"<ul class='check'>{lines}</ul>" if lines else "",
+            f"<p class='note'>{html.escape(strength_text.LEGEND)}</p>"]
 
 
 def _params_table(game, params: dict, swept=()) -> str:
@@ -124,6 +158,7 @@ def html_report(game, result: dict) -> str:
                          charts.histograms(["Game length"], [result["lengths"]], "decisions per game")[0]]),
             "<p class='note'>Bars: 95% Wilson intervals; dashed line: the fair share 1/players. Histograms: "
             "share of games per whole-number bin, with the mean.</p>",
+            *_strength_html(result, "simulate"),
             "<h2>Final scores per seat (same bins and scale in every panel)</h2>",
             charts.grid(charts.histograms([f"Score of {label}" for label in labels], result["scores"], "final score")),
             "<p class='note'>Mean scores: " + html.escape(", ".join(
@@ -195,6 +230,7 @@ def html_sweep(game, result: dict) -> str:
     warned = [f"{', '.join(f'{k}={json.dumps(v)}' for k, v in p['params'].items())}: {w}"
               for p in points for w in p["warnings"]]
     body += [f"<div class='warn'>warning ({html.escape(w)})</div>" for w in warned[:10]]
+    body += _strength_html(result, "sweep")
     return _page(f"{game.name} sweep", body)
 
 
@@ -209,13 +245,12 @@ def png_report(path: str, game, result: dict) -> None:
     labels = seat_labels(game, result)
     columns = min(4, seats + 2)
     rows = -(-(seats + 2) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.4 * rows), squeeze=False)
+    fig, axes = _figure(plt, rows, columns, (4.2 * columns, 3.4 * rows), result, "simulate")
     flat = [ax for row in axes for ax in row]
     shares = result["win_share_rates"]
     intervals = [stats.wilson_interval(s, result["finished"]) for s in result["win_shares"]]
     ax = flat[0]
-    ax.bar(range(seats), shares, yerr=[[r - lo for r, (lo, _) in zip(shares, intervals)],
-                                       [hi - r for r, (_, hi) in zip(shares, intervals)]], capsize=4)
+    ax.bar(range(seats), shares, yerr=_error_bars(shares, intervals), capsize=4)
     ax.axhline(1 / seats, linestyle="--", color="#333", label=f"fair share {100 / seats:.0f}%")
     ax.set_xticks(range(seats), [game.player_names[s] for s in range(seats)])
     ax.set_ylim(0, 1)
@@ -239,6 +274,64 @@ def png_report(path: str, game, result: dict) -> None:
     plt.close(fig)
 
 
+def _error_bars(values: list, intervals: list) -> list:
+    """Matplotlib's error bars (below, above) of values with their intervals; a bound that rounding
+    leaves a hair inside its value (a Wilson interval of 10 wins in 10 ends at 0.9999…) gives 0."""
+    return [[max(0.0, v - lo) for v, (lo, _) in zip(values, intervals)],
+            [max(0.0, hi - v) for v, (_, hi) in zip(values, intervals)]]
+
+
+def _figure(plt, rows: int, columns: int, size: tuple, result: dict, command: str, **grid) -> tuple:
+    """A figure of rows × columns panels (returned as a list of rows) and, across the bottom when the
+    run had a strength check, a table of its verdicts."""
+    check = result.get("strength_check")
+    width, height = size
+    below = 0.6 + 0.22 * len(check["rows"]) if check else 0
+    fig = plt.figure(figsize=(width, height + below))
+    spec = fig.add_gridspec(rows + bool(check), columns, height_ratios=[height / rows] * rows + [below] * bool(check),
+                            **grid)
+    axes = [[fig.add_subplot(spec[r, c]) for c in range(columns)] for r in range(rows)]
+    if check:
+        _strength_panel(fig.add_subplot(spec[rows, :]), check, command)
+    return fig, axes
+
+
+PANEL_COLUMNS = ("", "weak (95% CI)", "strong (95% CI)", "strong − weak (95% CI)", "Holm p", "verdict",
+                 "games to tell")
+VERDICT_COLOUR = {strength.HOLDS: "#1a7f37", strength.CHANGES: "#c62828", strength.CANNOT_TELL: "#8a5a00"}
+
+
+def panel_cells(row: dict) -> list:
+    """A row of the check in the PNG's panel: the terminal's cells, each effect with its interval."""
+    cells = strength_text.row_cells(row)
+    return [cells[0], f"{cells[1]} ({cells[2]})", f"{cells[3]} ({cells[4]})", f"{cells[5]} ({cells[6]})",
+            cells[8], cells[9], cells[10]]
+
+
+def _strength_panel(ax, check: dict, command: str) -> None:
+    ax.axis("off")
+    wide = ax.figure.get_figwidth() >= 12  # inches
+    ax.set_title(textwrap.fill(strength_text.heading(check, strength_text.TITLES[command]), 190 if wide else 130),
+                 fontsize=10, loc="left", parse_math=False)
+    rows = [panel_cells(row) for row in check["rows"]]
+    table = ax.table(cellText=rows, colLabels=PANEL_COLUMNS, loc="upper left", cellLoc="right",
+                     colLoc="right", edges="open")
+    table.auto_set_font_size(False)
+    table.set_fontsize(9 if wide else 8)
+    table.auto_set_column_width(range(len(PANEL_COLUMNS)))
+    for (r, c), cell in table.get_celld().items():
+        text = cell.get_text()
+        text.set_parse_math(False)  # a label's "$" is text, not a formula
+        if not r:
+            cell.visible_edges = "B"
+            text.set_fontweight("bold")
+        if c in (0, PANEL_COLUMNS.index("verdict")):
+            cell.set_text_props(ha="left")
+        if r and c == PANEL_COLUMNS.index("verdict"):
+            text.set_color(VERDICT_COLOUR.get(check["rows"][r - 1]["verdict"], "black"))
+            text.set_fontweight("bold")
+
+
 def _hist(ax, values, lo, width, count, title, xlabel) -> float:
     edges = [lo + k * width for k in range(count + 1)]
     weights = [1 / len(values)] * len(values) if values else []
@@ -260,11 +353,10 @@ def png_sweep(path: str, game, result: dict) -> None:
     players, points = result["players"], result["points"]
     xs = [p["params"][names[0]] for p in points]
     positions = xs if all(isinstance(x, int) and not isinstance(x, bool) for x in xs) else list(range(len(xs)))
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    fig, (axes,) = _figure(plt, 1, 2, (11, 4), result, "sweep")
     for s in range(players):
         axes[0].errorbar(positions, [p["win_share"][s] for p in points],
-                         yerr=[[p["win_share"][s] - p["win_share_ci95"][s][0] for p in points],
-                               [p["win_share_ci95"][s][1] - p["win_share"][s] for p in points]],
+                         yerr=_error_bars([p["win_share"][s] for p in points], [p["win_share_ci95"][s] for p in points]),
                          marker="o", capsize=3, label=game.player_names[s])
     axes[0].axhline(1 / players, linestyle="--", color="#333", label="fair share")
     axes[0].set_ylim(0, 1)
@@ -272,8 +364,8 @@ def png_sweep(path: str, game, result: dict) -> None:
     axes[0].set(title="Win share per seat (95% CI)", xlabel=names[0], ylabel="win share")
     axes[0].legend(fontsize=8)
     axes[1].errorbar(positions, [p["mean_decisions"] for p in points],
-                     yerr=[[p["mean_decisions"] - p["decisions_ci95"][0] for p in points],
-                           [p["decisions_ci95"][1] - p["mean_decisions"] for p in points]], marker="o", capsize=3)
+                     yerr=_error_bars([p["mean_decisions"] for p in points], [p["decisions_ci95"] for p in points]),
+                     marker="o", capsize=3)
     axes[1].set(title="Game length (95% CI)", xlabel=names[0], ylabel="decisions per game")
     for ax in axes:
         ax.set_xticks(positions, [str(x) for x in xs])
@@ -292,7 +384,7 @@ def _png_grid(plt, path: str, game, result: dict) -> None:
     ys = sorted({json.dumps(p["params"][yname]) for p in points}, key=_order)
     cell = {(json.dumps(p["params"][xname]), json.dumps(p["params"][yname])): p for p in points}
     fair = 1 / players
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6), gridspec_kw={"width_ratios": [1.1, 1.2, 1]})
+    fig, (axes,) = _figure(plt, 1, 3, (16, 4.6), result, "sweep", width_ratios=[1.1, 1.2, 1])
     share = [[cell[x, y]["win_share"][0] for x in xs] for y in ys]
     spread = max(fair, 1 - fair)
     image = axes[0].imshow(share, cmap="RdBu", vmin=fair - spread, vmax=fair + spread, aspect="auto")
@@ -328,8 +420,8 @@ def _png_grid(plt, path: str, game, result: dict) -> None:
         row = [cell[x, y] for x in xs]
         values = [p["win_share"][0] for p in row]
         dodge = (j - (len(ys) - 1) / 2) * 0.06 * gap  # lines side by side, so equal ones stay visible
-        axes[1].errorbar([x + dodge for x in positions], values, yerr=[[v - p["win_share_ci95"][0][0] for v, p in zip(values, row)],
-                                                  [p["win_share_ci95"][0][1] - v for v, p in zip(values, row)]],
+        axes[1].errorbar([x + dodge for x in positions], values,
+                         yerr=_error_bars(values, [p["win_share_ci95"][0] for p in row]),
                          marker="o", capsize=3, label=f"{yname} = {y}", alpha=0.85)
     axes[1].axhline(fair, linestyle="--", color="#333", label="fair share")
     axes[1].set_ylim(0, 1)

@@ -28,6 +28,8 @@ adds the variant's change in the short games at each strength (:func:`short_effe
 """
 from __future__ import annotations
 
+import json
+
 from dsl.errors import ParameterError
 
 from . import paired, sanity, seats, stats
@@ -119,8 +121,9 @@ def seat_check(weak: list, strong: list, players: int, seat_list=None) -> list:
 
 
 def setting_label(params: dict) -> str:
-    """A sweep's setting as its check's rows name it: ``street=7, rounds=3``."""
-    return ", ".join(f"{k}={v}" for k, v in params.items())
+    """A sweep's setting as its check's rows name it, each value as the sweep's table prints it
+    (JSON): ``street=7, open_hands=true``."""
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items())
 
 
 def across_points(checks: list) -> list:

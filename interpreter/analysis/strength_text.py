@@ -23,10 +23,14 @@ LEGEND = ("weak, strong: the effect at each strength with its 95% interval (*: s
           "(80% power), were they real.")
 
 
+def setup(check: dict) -> str:
+    """The games at each strength and the bots of both."""
+    return (f"{check['games']} games at each strength, the same seeds; weak {display.bots(check['weak'])}; "
+            f"strong {display.bots(check['strong'])}")
+
+
 def heading(check: dict, title: str) -> str:
-    """``title``, the games at each strength and the bots of both."""
-    return (f"{title}: {check['games']} games at each strength, the same seeds; weak "
-            f"{display.bots(check['weak'])}; strong {display.bots(check['strong'])}")
+    return f"{title}: {setup(check)}"
 
 
 def row_cells(row: dict) -> list:
