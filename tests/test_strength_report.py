@@ -1,0 +1,142 @@
+"""The strength check in the reports of simulate and sweep (issue 39): the HTML page shows the
+terminal's rows, verdicts and bots; the PNG a panel of the verdicts; untrusted texts stay text."""
+import html
+import json
+import struct
+
+import pytest
+
+from conftest import require_extra
+from interpreter import load_game
+from interpreter.analysis import report, strength_text
+from interpreter.cli import main
+
+# Seat 1 gets `bonus` points after the draw: with a bonus of 100 it wins every game, at any strength.
+LUCK = """
+game: {name: Luck, players: 2}
+params:
+  bonus: {default: 0, min: 0, max: 100}
+components:
+  card:
+    name: "card {value}"
+    attributes: {value: int}
+    in: deck
+    table: [{value: 1, count: 4}, {value: 5, count: 4}, {value: 13, count: 4}]
+zones:
+  deck: {visibility: count}
+  hand: {per: player, visibility: all}
+player_vars: {points: 0}
+setup: [shuffle(deck)]
+flow:
+  - repeat: 3 * num_players
+    do:
+      - choose:
+          prompt: draw
+          options:
+            draw: {effects: ["draw(deck, active.hand, 1)"]}
+      - active = next_player(active)
+  - active.points += bonus
+  - end_game()
+scoring:
+  score: "player.points + sum(c.value for c in player.hand)"
+"""
+RUN = ["-n", "10", "--seats", "random,random"]
+CHECK = ["--check-strength", "flat"]
+
+
+@pytest.fixture
+def luck(tmp_path):
+    path = tmp_path / "luck.yaml"
+    path.write_text(LUCK, encoding="utf-8")
+    return str(path)
+
+
+def run(capsys, *argv) -> str:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def cells_in_page(page: str, check: dict) -> None:
+    """Every cell of every row of the check, as the terminal prints it, is a cell of the page."""
+    for row in check["rows"]:
+        for cell in strength_text.row_cells(row)[:strength_text.VERDICT_COLUMN]:
+            assert f">{html.escape(cell)}</td>" in page, cell
+
+
+def test_simulate_report_shows_the_check_as_the_terminal_prints_it(capsys, tmp_path, luck):
+    page_path = tmp_path / "r.html"
+    out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--report", page_path, "--json")
+    check = json.loads(out)["strength_check"]
+    page = page_path.read_text(encoding="utf-8")
+    assert "<h2>Strength check: each seat&#x27;s advantage over the fair share</h2>" in page
+    assert "10 games at each strength, the same seeds; weak 2 × random; strong 2 × flat." in page
+    assert [row["verdict"] for row in check["rows"]] == ["holds", "holds"]
+    assert page.count("<td class='holds'>holds</td>") == 2
+    cells_in_page(page, check)
+    assert html.escape(strength_text.length_line(check)) in page
+    assert html.escape(strength_text.short_lines(check)[0]) in page
+    terminal = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK)
+    seat1 = next(line for line in terminal.splitlines() if line.strip().startswith("seat 1 win share"))
+    assert seat1.split() == " ".join(strength_text.row_cells(check["rows"][0])).split()
+
+
+def test_sweep_report_shows_a_row_per_setting_with_its_verdict(capsys, tmp_path, luck):
+    page_path = tmp_path / "s.html"
+    out = run(capsys, "sweep", luck, "--set", "bonus=0,100", *RUN, *CHECK, "--report", page_path, "--json")
+    check = json.loads(out)["strength_check"]
+    page = page_path.read_text(encoding="utf-8")
+    assert "Strength check: seat 1&#x27;s advantage over the fair share at every setting" in page
+    assert "weak 2 × random; strong 2 × flat" in page
+    assert [(row["label"], row["verdict"]) for row in check["rows"]] == [("bonus=0", "cannot tell yet"),
+                                                                        ("bonus=100", "holds")]
+    assert "<td class='cannot-tell'>cannot tell yet</td>" in page and "<td class='holds'>holds</td>" in page
+    cells_in_page(page, check)
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_a_report_without_the_check_has_no_section(capsys, tmp_path, luck, command):
+    page_path = tmp_path / "plain.html"
+    run(capsys, command, luck, "--set", "bonus=0,100" if command == "sweep" else "bonus=100", *RUN,
+        "--report", page_path)
+    page = page_path.read_text(encoding="utf-8")
+    assert "Strength check" not in page and "class='check'" not in page and "games to tell" not in page
+
+
+def test_untrusted_texts_of_the_check_are_escaped(capsys, tmp_path, luck):
+    out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--json")
+    result = json.loads(out)
+    check = result["strength_check"]
+    check["rows"][0]["label"] = "<script>alert(1)</script>"
+    check["strong"] = ["flat<img src=x onerror=alert(2)>"] * 2
+    page = report.html_report(load_game(luck, params={"bonus": 100}), result)
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "flat&lt;img src=x onerror=alert(2)&gt;" in page
+
+
+def png_height(path) -> int:
+    data = path.read_bytes()
+    assert data[:4] == b"\x89PNG"
+    return struct.unpack(">I", data[20:24])[0]
+
+
+@pytest.mark.parametrize("command, setting", [("simulate", "bonus=100"), ("sweep", "bonus=0,100")])
+def test_png_report_gets_a_panel_of_the_verdicts(capsys, tmp_path, luck, command, setting):
+    require_extra("matplotlib", "report")
+    plain, checked = tmp_path / "plain.png", tmp_path / "checked.png"
+    run(capsys, command, luck, "--set", setting, *RUN, "--report", plain)
+    run(capsys, command, luck, "--set", setting, *RUN, *CHECK, "--report", checked)
+    assert png_height(checked) > png_height(plain)  # the panel lies under the charts
+
+
+def test_png_panel_draws_a_label_with_dollars_as_text(capsys, tmp_path, luck):
+    """Matplotlib would read ``$\\frac{$`` as a broken formula and fail; the panel prints it."""
+    require_extra("matplotlib", "report")
+    out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--json")
+    result = json.loads(out)
+    result["strength_check"]["rows"][0]["label"] = r"$\frac{$ seat"
+    result["strength_check"]["strong"] = [r"$\frac{$"] * 2
+    report.png_report(str(tmp_path / "dollars.png"), load_game(luck, params={"bonus": 100}), result)
+    assert png_height(tmp_path / "dollars.png") > 0
+    assert report.panel_cells(result["strength_check"]["rows"][0])[0] == r"$\frac{$ seat"
