@@ -10,36 +10,8 @@ from conftest import require_extra
 from interpreter import load_game
 from interpreter.analysis import report, strength_text
 from interpreter.cli import main
+from test_balance import LUCK  # seat 1 gets `bonus` points: with 100 it wins every game, at any strength
 
-# Seat 1 gets `bonus` points after the draw: with a bonus of 100 it wins every game, at any strength.
-LUCK = """
-game: {name: Luck, players: 2}
-params:
-  bonus: {default: 0, min: 0, max: 100}
-components:
-  card:
-    name: "card {value}"
-    attributes: {value: int}
-    in: deck
-    table: [{value: 1, count: 4}, {value: 5, count: 4}, {value: 13, count: 4}]
-zones:
-  deck: {visibility: count}
-  hand: {per: player, visibility: all}
-player_vars: {points: 0}
-setup: [shuffle(deck)]
-flow:
-  - repeat: 3 * num_players
-    do:
-      - choose:
-          prompt: draw
-          options:
-            draw: {effects: ["draw(deck, active.hand, 1)"]}
-      - active = next_player(active)
-  - active.points += bonus
-  - end_game()
-scoring:
-  score: "player.points + sum(c.value for c in player.hand)"
-"""
 RUN = ["-n", "10", "--seats", "random,random"]
 CHECK = ["--check-strength", "flat"]
 
@@ -58,6 +30,13 @@ def run(capsys, *argv) -> str:
     return out
 
 
+def checked_report(capsys, tmp_path, *argv) -> tuple:
+    """The strength check (from --json) and the HTML report of one run."""
+    page_path = tmp_path / "report.html"
+    out = run(capsys, *argv, *RUN, *CHECK, "--report", page_path, "--json")
+    return json.loads(out)["strength_check"], page_path.read_text(encoding="utf-8")
+
+
 def cells_in_page(page: str, check: dict) -> None:
     """Every cell of every row of the check, as the terminal prints it, is a cell of the page."""
     for row in check["rows"]:
@@ -66,10 +45,7 @@ def cells_in_page(page: str, check: dict) -> None:
 
 
 def test_simulate_report_shows_the_check_as_the_terminal_prints_it(capsys, tmp_path, luck):
-    page_path = tmp_path / "r.html"
-    out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--report", page_path, "--json")
-    check = json.loads(out)["strength_check"]
-    page = page_path.read_text(encoding="utf-8")
+    check, page = checked_report(capsys, tmp_path, "simulate", luck, "--set", "bonus=100")
     assert "<h2>Strength check: each seat&#x27;s advantage over the fair share</h2>" in page
     assert "10 games at each strength, the same seeds; weak 2 × random; strong 2 × flat." in page
     assert [row["verdict"] for row in check["rows"]] == ["holds", "holds"]
@@ -83,10 +59,7 @@ def test_simulate_report_shows_the_check_as_the_terminal_prints_it(capsys, tmp_p
 
 
 def test_sweep_report_shows_a_row_per_setting_with_its_verdict(capsys, tmp_path, luck):
-    page_path = tmp_path / "s.html"
-    out = run(capsys, "sweep", luck, "--set", "bonus=0,100", *RUN, *CHECK, "--report", page_path, "--json")
-    check = json.loads(out)["strength_check"]
-    page = page_path.read_text(encoding="utf-8")
+    check, page = checked_report(capsys, tmp_path, "sweep", luck, "--set", "bonus=0,100")
     assert "Strength check: seat 1&#x27;s advantage over the fair share at every setting" in page
     assert "weak 2 × random; strong 2 × flat" in page
     assert [(row["label"], row["verdict"]) for row in check["rows"]] == [("bonus=0", "cannot tell yet"),
