@@ -103,13 +103,16 @@ def test_png_report_gets_a_panel_of_the_verdicts(capsys, tmp_path, luck, command
     assert png_height(checked) > png_height(plain)  # the panel lies under the charts
 
 
-def test_png_panel_draws_a_label_with_dollars_as_text(capsys, tmp_path, luck):
-    """Matplotlib would read ``$\\frac{$`` as a broken formula and fail; the panel prints it."""
+def test_png_report_draws_names_and_labels_with_dollars_as_text(capsys, tmp_path, luck):
+    """Matplotlib would read ``$\\frac{$`` as a broken formula and fail; the report prints it, in the
+    panel and in the titles made from the game's name."""
     require_extra("matplotlib", "report")
     out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--json")
     result = json.loads(out)
     result["strength_check"]["rows"][0]["label"] = r"$\frac{$ seat"
     result["strength_check"]["strong"] = [r"$\frac{$"] * 2
-    report.png_report(str(tmp_path / "dollars.png"), load_game(luck, params={"bonus": 100}), result)
+    game = load_game(luck, params={"bonus": 100})
+    game.name = r"$\frac{$ game"
+    report.write(str(tmp_path / "dollars.png"), game, result)
     assert png_height(tmp_path / "dollars.png") > 0
     assert report.panel_cells(result["strength_check"]["rows"][0])[0] == r"$\frac{$ seat"

@@ -78,7 +78,8 @@ def write_sweep(path: str, game, result: dict) -> None:
 def _write(path: str, game, result: dict, as_png, as_html) -> None:
     check(path)
     if _is_png(path):
-        as_png(path, game, result)
+        with _pyplot().rc_context({"text.parse_math": False}):  # a name's "$" is text, not a formula
+            as_png(path, game, result)
     else:
         Path(path).write_text(as_html(game, result), encoding="utf-8")
 
@@ -321,7 +322,6 @@ def _strength_panel(ax, check: dict, command: str) -> None:
     table.auto_set_column_width(range(len(PANEL_COLUMNS)))
     for (r, c), cell in table.get_celld().items():
         text = cell.get_text()
-        text.set_parse_math(False)  # a label's "$" is text, not a formula
         if not r:
             cell.visible_edges = "B"
             text.set_fontweight("bold")
