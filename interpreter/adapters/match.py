@@ -19,6 +19,7 @@ from dsl.errors import IllegalActionError
 
 from ..game import load_game
 from ..runtime.chance import CHANCE, action_child, outcome_child
+from ..runtime.chance import apply as explicit_step
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
@@ -67,18 +68,18 @@ class Match:
         numbering = self.numbering  # a flat decision's ids, with their positions for apply_id
         if numbering is None:
             state = self.state
-            if state.chance is None and not state.over and not self.space.staged and \
-                    (self.limit is None or self.steps < self.limit):  # the usual case: seeded, flat, playing
+            record = state.chance
+            if (record is None or record.count is None) and not state.over and not self.space.staged and \
+                    (self.limit is None or self.steps < self.limit):  # the usual case: a decision, flat space
                 numbering = self.numbering = self.space.legal_numbering(state)
             else:
                 return self._other_legal_ids()
         return list(numbering[0])
 
     def _other_legal_ids(self) -> list:
-        """:meth:`legal_ids` at a chance node, at a truncation, in a staged space or (explicit
-        chance) at a decision of a flat space."""
+        """:meth:`legal_ids` at a chance node, at the end, at a truncation or in a staged space."""
         seen = self.seen
-        ids = seen.get("legal ids")  # the others'
+        ids = seen.get("legal ids")
         if ids is None:
             state = self.state
             record = state.chance
@@ -86,11 +87,8 @@ class Match:
                 ids = []
             elif record is not None and record.count is not None:
                 ids = [outcome.index for outcome, _ in state.chance_outcomes()]
-            elif self.space.staged:
-                ids = self.space.legal_ids(state, self.prefix)
             else:
-                numbering = self.numbering = self.space.legal_numbering(state)
-                return list(numbering[0])
+                ids = self.space.legal_ids(state, self.prefix)
             seen["legal ids"] = ids
         return list(ids)
 
@@ -130,18 +128,21 @@ class Match:
                 self.seen = {}
                 return
             self.prefix, action = (), table[ids]
-        # a whole action of the deciding seat, applied to the state itself or (_copy, explicit
-        # chance) to a copy this match takes instead
+        # a whole action of the deciding seat, applied to the state itself (explicit chance: by the
+        # step of chance.apply, which State.apply_action would call after its checks) or (_copy,
+        # explicit chance) to a copy this match takes instead
         option = action.option
         self.history.append((state.decider, option.public, action, space.prompts[option], ids))
         if self.seen:
             self.seen = {}
         self.numbering = None
         self.steps += 1
-        if _copy:
+        if record is None:
+            state.apply_action(action)
+        elif _copy:
             self.state = action_child(state, action)
         else:
-            state.apply_action(action)
+            explicit_step(state, action)
 
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit, self.space)
