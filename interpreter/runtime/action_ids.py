@@ -269,10 +269,14 @@ class ActionSpace:
         """``(ids, where, legal)`` of a flat space: the legal ids, sorted; ``{id: its action's
         position in legal}``; ``state.legal_actions()``.  ``ids`` and ``where`` are the space's own,
         shared by every decision whose legal actions have the same ids in the same order (the
-        usual case: one lookup per action and one for the set): to be read, never changed."""
+        usual case: one lookup per action and one for the set; in a space of parameterless options
+        the set is named by the options, with no lookup per action): to be read, never changed."""
         legal = state.legal_actions()
         if self._by_option:  # one attribute an action, no lookup: its option decides its id
-            keys = tuple([action.option for action in legal])
+            size = len(legal)  # (two or three: most decisions of the small games, without a loop)
+            keys = (legal[0].option, legal[1].option) if size == 2 else \
+                (legal[0].option, legal[1].option, legal[2].option) if size == 3 else \
+                tuple([action.option for action in legal])
         else:
             known = self._known_ids
             try:
