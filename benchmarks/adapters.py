@@ -135,7 +135,7 @@ def split(ruleset: str, games: int = 2000, rounds: int = 5) -> dict:
         match, rng, steps = Match(engine.new_initial_state(seed), limit=10_000), random.Random(seed), []
         while not match.is_terminal():
             i = rng.choice(match.legal_ids())
-            steps.append((i, match.seen["numbering"][1][i]))
+            steps.append((i, match.numbering[1][i]))
             match.apply_id(i)
         recorded.append((seed, steps))
     decisions = sum(len(steps) for _, steps in recorded)

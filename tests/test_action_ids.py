@@ -177,3 +177,51 @@ def test_remembered_ids_are_the_ids_a_fresh_numbering_gives():
                 assert space.legal_ids(state) == sorted(table)
                 state.apply_action(table[rng.choice(sorted(table))])
         assert space._known_ids  # the ids were remembered, and kept giving the same answers
+
+
+PLAIN_OPTIONS = """\
+game:
+  name: Plain options
+  players: {min: 2, max: 2, default: 2}
+vars:
+  round: 0
+  total: 0
+flow:
+  - while: round < 7
+    do:
+      - choose:
+          prompt: "pick"
+          options:
+            a: {effects: [total += 1]}
+            b: {require: round != 1, effects: [total += 2]}
+            c: {require: round == 1 or round == 2 or round >= 4, effects: [total += 3]}
+            d: {require: round == 3 or round == 4 or round == 6, effects: [total += 4]}
+            e: {require: round == 5 or round == 6, effects: [total += 5]}
+      - round += 1
+scoring:
+  score: total
+"""
+
+
+def test_a_space_of_parameterless_options_names_legal_sets_by_their_options(tmp_path):
+    """Where no option has a numbered parameter, legal_numbering remembers a legal set by the options
+    of its actions: the same ids and positions as a fresh numbering, for sets of two, three and more
+    that begin alike (a b / a c, a b c / a b d, a b c d / a b c e, a b c d e)."""
+    from interpreter.runtime.action_ids import ActionSpace
+
+    path = tmp_path / "plain.yaml"
+    path.write_text(PLAIN_OPTIONS, encoding="utf-8")
+    game = load_game(path)
+    space = game.action_space()
+    assert space._by_option
+    sizes = []
+    for seed in range(2):
+        state = game.new_initial_state(seed)
+        while not state.is_terminal():
+            fresh = ActionSpace(game).legal_table(state)
+            for _ in range(2):  # the second time from the remembered set
+                ids, where, legal = space.legal_numbering(state)
+                assert ids == sorted(fresh) and {i: legal[p] for i, p in where.items()} == fresh
+            sizes.append(len(legal))
+            state.apply_action(legal[-1] if seed else legal[0])
+    assert sizes == [2, 2, 3, 3, 4, 4, 5] * 2

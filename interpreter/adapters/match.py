@@ -19,17 +19,19 @@ from dsl.errors import IllegalActionError
 
 from ..game import load_game
 from ..runtime.chance import CHANCE, action_child, outcome_child
+from ..runtime.chance import apply as explicit_step
 from ..runtime.observations import Observer, action_text, information_state_string, observation_string
 
 
 class Match:
-    __slots__ = ("state", "prefix", "history", "seen", "steps", "limit", "children", "tree", "space")
+    __slots__ = ("state", "prefix", "history", "seen", "numbering", "steps", "limit", "children", "tree", "space")
 
     def __init__(self, state, prefix=(), history=None, steps=0, limit=None, space=None):
         self.state = state
         self.prefix = prefix if type(prefix) is tuple else tuple(prefix)
         self.history = list(history) if history else []  # (actor seat, public, action or its text, prompt, ids) per action
         self.seen: dict = {}  # what seats saw of the current position (cleared by every move)
+        self.numbering = None  # a flat decision's legal numbering (ActionSpace.legal_numbering), once asked
         self.steps = steps  # ids taken by the players
         self.limit = limit  # the cap on steps (None: none)
         self.children = None  # {id: the match after it}, kept by kept_child, never changed
@@ -63,25 +65,32 @@ class Match:
         return [p for p, key in enumerate(keys) if key == max(keys)]
 
     def legal_ids(self) -> list:
-        seen = self.seen
-        numbering = seen.get("numbering")  # a flat decision's ids, with their positions for apply_id
+        numbering = self.numbering  # a flat decision's ids, with their positions for apply_id
         if numbering is None:
-            ids = seen.get("legal ids")  # the others'
-            if ids is None:
-                state = self.state
-                record = state.chance
-                if state.over or (self.limit is not None and self.steps >= self.limit):
-                    ids = []
-                elif record is not None and record.count is not None:
-                    ids = [outcome.index for outcome, _ in state.chance_outcomes()]
-                elif self.space.staged:
-                    ids = self.space.legal_ids(state, self.prefix)
-                else:
-                    numbering = seen["numbering"] = self.space.legal_numbering(state)
-                    return list(numbering[0])
-                seen["legal ids"] = ids
-            return list(ids)
+            state = self.state
+            record = state.chance
+            if (record is None or record.count is None) and not state.over and not self.space.staged and \
+                    (self.limit is None or self.steps < self.limit):  # the usual case: a decision, flat space
+                numbering = self.numbering = self.space.legal_numbering(state)
+            else:
+                return self._other_legal_ids()
         return list(numbering[0])
+
+    def _other_legal_ids(self) -> list:
+        """:meth:`legal_ids` at a chance node, at the end, at a truncation or in a staged space."""
+        seen = self.seen
+        ids = seen.get("legal ids")
+        if ids is None:
+            state = self.state
+            record = state.chance
+            if state.over or (self.limit is not None and self.steps >= self.limit):
+                ids = []
+            elif record is not None and record.count is not None:
+                ids = [outcome.index for outcome, _ in state.chance_outcomes()]
+            else:
+                ids = self.space.legal_ids(state, self.prefix)
+            seen["legal ids"] = ids
+        return list(ids)
 
     def apply_id(self, i: int, _copy: bool = False) -> None:
         """Take one id: a whole action (flat) or one stage (staged); at a chance node, an outcome
@@ -92,6 +101,7 @@ class Match:
         record = state.chance
         if record is not None and record.count is not None:
             self.seen = {}
+            self.numbering = None
             state.apply_action(int(i))
             return
         limit = self.limit
@@ -100,7 +110,7 @@ class Match:
                                      hint="it is over (truncated): start a new one")
         space = self.space
         if not space.staged:  # the usual case, first: one id, one action
-            numbering = self.seen.get("numbering") or space.legal_numbering(state)
+            numbering = self.numbering or space.legal_numbering(state)
             position = numbering[1].get(i)
             if position is None:
                 raise IllegalActionError(f"the id {i} is not legal now",
@@ -118,17 +128,21 @@ class Match:
                 self.seen = {}
                 return
             self.prefix, action = (), table[ids]
-        # a whole action of the deciding seat, applied to the state itself or (_copy, explicit
-        # chance) to a copy this match takes instead
-        frame = state.stack[-1]
-        self.history.append((state.decider, action.option.public, action,
-                             state.game.procs[frame[0]].code[frame[1]][1].prompt, ids))
-        self.seen = {}
+        # a whole action of the deciding seat, applied to the state itself (explicit chance: by the
+        # step of chance.apply, which State.apply_action would call after its checks) or (_copy,
+        # explicit chance) to a copy this match takes instead
+        option = action.option
+        self.history.append((state.decider, option.public, action, space.prompts[option], ids))
+        if self.seen:
+            self.seen = {}
+        self.numbering = None
         self.steps += 1
-        if _copy:
+        if record is None:
+            state.apply_action(action)
+        elif _copy:
             self.state = action_child(state, action)
         else:
-            state.apply_action(action)
+            explicit_step(state, action)
 
     def clone(self) -> "Match":
         return Match(self.state.clone(), self.prefix, self.history, self.steps, self.limit, self.space)

@@ -349,12 +349,13 @@ class RulebookState(DeferredHistory, pyspiel.State):
 
     def apply_action(self, action) -> None:
         """As :meth:`DeferredHistory.apply_action`, with the usual case of :meth:`_take_action` in
-        line: a seeded action on a match of this state's own."""
+        line: an action at a decision of a match of this state's own."""
         if type(action) is not int:
             action = operator.index(action)
         handle = self._handle
         match = handle.match
-        if match is not None and not handle.shared and match.state.chance is None:
+        record = None if match is None else match.state.chance
+        if match is not None and not handle.shared and (record is None or record.count is None):
             player = match.state.decider
             match.apply_id(action)
             if player is None:

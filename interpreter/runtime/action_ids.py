@@ -46,8 +46,10 @@ class ActionSpace:
         self._option_of: dict = {}  # OptionSpec -> index in self.options
         domains = _domain_nodes(game.ruleset)
         copies: dict = {}  # (place, name) -> the compiled copies of the option (one per inlined call)
-        for spec in _option_specs(game):
+        self.prompts: dict = {}  # OptionSpec -> the prompt of its decision
+        for spec, prompt in _option_specs(game):
             copies.setdefault((_where(spec.position), spec.name), []).append(spec)
+            self.prompts[spec] = prompt
         for key in _option_order(game.ruleset):
             if key not in copies:
                 continue
@@ -86,7 +88,9 @@ class ActionSpace:
             if all(kind == "other" for kind, _, _ in self.options[index][2])}
         self._known_ids: dict = {}  # {OptionSpec: {values: flat id}} of ids that need nothing of the state
         self._known_count = 0
-        self._known_sets: dict = {}  # {ids of legal actions in their order: (sorted ids, {id: position})}
+        self._known_sets: dict = {}  # {ids (or options) of legal actions in their order: (sorted ids, {id: position})}
+        # every option of a flat space is parameterless: a legal set is named by its options alone
+        self._by_option = bool(self._constant_id) and len(self._constant_id) == len(self._option_of)
         self._plans = {} if self.staged else {  # OptionSpec -> how to number it quickly (see _plan)
             spec: self._plan(index) for spec, index in self._option_of.items()
             if spec not in self._constant_id and self._plan(index) is not None}
@@ -169,7 +173,7 @@ class ActionSpace:
         _, name, params, _ = self.options[self._option_of[action.option]]
         ids = [self.option_name_index[name]]
         for i in stage_order(self.game, action.option):
-            (kind, low, high), value = params[i], action.values[i]
+            kind, value = params[i][0], action.values[i]
             if kind == "other":
                 continue
             key = self._value_key(state, kind, self.int_low if kind == "int" else 0, value, action)
@@ -265,14 +269,21 @@ class ActionSpace:
         """``(ids, where, legal)`` of a flat space: the legal ids, sorted; ``{id: its action's
         position in legal}``; ``state.legal_actions()``.  ``ids`` and ``where`` are the space's own,
         shared by every decision whose legal actions have the same ids in the same order (the
-        usual case: one lookup per action and one for the set): to be read, never changed."""
+        usual case: one lookup per action and one for the set; in a space of parameterless options
+        the set is named by the options, with no lookup per action): to be read, never changed."""
         legal = state.legal_actions()
-        known = self._known_ids
-        try:
-            keys = tuple([known[action.option][action.values] for action in legal])
-        except (KeyError, TypeError):  # an id not seen yet, or values that are no key (a list)
-            keys = None
+        if self._by_option:  # one attribute an action, no lookup: its option decides its id
+            size = len(legal)  # (two or three: most decisions of the small games, without a loop)
+            keys = (legal[0].option, legal[1].option) if size == 2 else \
+                (legal[0].option, legal[1].option, legal[2].option) if size == 3 else \
+                tuple([action.option for action in legal])
         else:
+            known = self._known_ids
+            try:
+                keys = tuple([known[action.option][action.values] for action in legal])
+            except (KeyError, TypeError):  # an id not seen yet, or values that are no key (a list)
+                keys = None
+        if keys is not None:
             found = self._known_sets.get(keys)
             if found is not None:
                 return found[0], found[1], legal
@@ -351,11 +362,13 @@ def _seen_key(state, action) -> tuple:
 
 
 def _option_specs(game):
-    """Every option of every decision of the compiled rules, in code order."""
+    """``(option, its decision's prompt)`` of every option of every decision of the compiled rules,
+    in code order."""
     for proc in game.procs:
         for instruction in proc.code:
             if instruction is not None and instruction[0] == CHOOSE:
-                yield from instruction[1].options
+                for option in instruction[1].options:
+                    yield option, instruction[1].prompt
 
 
 def _option_order(rs) -> list:

@@ -44,6 +44,7 @@ from dsl import ast
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 from dsl.registry import EFFECTS, FUNCTIONS
 
+from .actions import Action
 from .instructions import CHOOSE
 from .lazy_pile import LazyPile, copy_piles
 
@@ -137,7 +138,7 @@ class Resumable(Feeder):
 
     def mark(self, s, proc: int, pc: int) -> None:
         """The rules of the main stack are about to run instruction ``pc`` of procedure ``proc``."""
-        if self.point is None and not s.trigger_depth and s.stack and s.stack[-1][0] == proc and _may_ask(s):
+        if self.point is None and not s.trigger_depth and s.stack and s.stack[-1][0] == proc and not _chance_free(s):
             self._take(s, pc)
 
     def at_rest(self, s) -> None:
@@ -206,7 +207,8 @@ def settle(s) -> None:
     chance, which only a step can ask)."""
     game = s.game
     zones = s.zones
-    for zone, pile in enumerate(zones):
+    for zone in game.seen_zones:
+        pile = zones[zone]
         if type(pile) is LazyPile and pile.hi:
             seen = game.zone_mask[zone]
             if seen is None:
@@ -262,8 +264,8 @@ def apply(s, action) -> None:
     if isinstance(action, ChanceOutcome):
         raise IllegalActionError("this is not a chance node", hint="choose one of state.legal_actions()")
     legal = s.legal_actions()
-    if not any(map(is_, legal, repeat(action))):  # not an action of this very decision: its text, or an equal one
-        action = legal[_index_of(s, action)]
+    if (type(action) is not Action or action.batch.actions is not legal) and not any(map(is_, legal, repeat(action))):
+        action = legal[_index_of(s, action)]  # not an action of this very decision: its text, or an equal one
     if not _run_on_itself(s, action):
         index = _index_of(s, action)
         _run_step(s, index, [], _step(index))
@@ -380,11 +382,6 @@ def _pending_step(record):
 def _resume(work) -> None:
     """The step of a chance node at a resume point: the rules go on from there."""
     work.resume()
-
-
-def _may_ask(s) -> bool:
-    """Whether chance may be asked for from ``s`` on: a zone is undetermined, or the rules roll."""
-    return not _chance_free(s)
 
 
 def resume_point(s) -> bool:

@@ -109,6 +109,8 @@ class Layout:
         self.all_seats = (1 << self.num_players) - 1
         self.zone_mask = [self._static_mask(z) for z in range(len(self.zone_names))]
         self.top_mask = [self.all_seats if v == "top" else 0 for v in self.zone_visibility]
+        # the zones of which a seat may see a position (explicit chance fixes those: chance.settle)
+        self.seen_zones = tuple(z for z, mask in enumerate(self.zone_mask) if mask != 0 or self.top_mask[z])
         self.initial_zones = [[] for _ in self.zone_names]
         for c, (family, owner) in enumerate(self.starts):
             self.initial_zones[self.family_base[family] + (owner or 0)].append(c)
