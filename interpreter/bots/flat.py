@@ -13,13 +13,18 @@ action on the same worlds and random numbers (common random numbers) makes a few
 Cost per decision: about ``budget`` playouts of one round; with many legal actions the bot takes
 fewer samples each (at least one).  With ``seconds`` above 0 the bot instead samples worlds until that
 much time has passed (at least one world), for comparisons at equal time per decision; its play then
-depends on the machine's speed, like ``mcts:seconds``.  The playouts run in the native kernel where
+depends on the machine's speed, like ``mcts:seconds``.  With ``race`` above 0 the bot races the
+actions instead (:mod:`interpreter.bots.racing`): worlds one at a time, each judging only the actions
+not yet clearly behind, until one is left, ``rollouts`` worlds were dealt or the next would take the
+playouts past ``budget``; ``race`` is the number of standard errors that counts as clear and ``tie``
+the difference of values that does not matter.  The playouts run in the native kernel where
 it is available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
 """
 from __future__ import annotations
 
 from .base import Bot, register_bot
 from .outcomes import finished_share, open_lead, rank_share, relative_lead, side_values, sole_win
+from .racing import race
 from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
@@ -67,10 +72,14 @@ class FlatBot(RoundBot):
                    "turn (at most `depth` decisions; fewer playouts, down to one, when `rollouts` × "
                    "actions exceeds `budget`; or as many as `seconds` per decision allow) on copies with the "
                    "hidden cards dealt anew, judged by who leads by the ruleset's evaluation; the fast "
-                   "default for simulations; `engine`: auto (the native kernel where available), python")
-    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto"}
+                   "default for simulations; `engine`: auto (the native kernel where available), python; "
+                   "`race` above 0: deal worlds one at a time and drop the actions whose paired deficit to "
+                   "the leader exceeds `race` standard errors less `tie`, until one is left (at most "
+                   "`rollouts` worlds and `budget` playouts)")
+    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
+               "race": 0.0, "tie": 0.02}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
-              "seconds": (0, 86400)}
+              "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1)}
     strength = ("rollouts", "budget")
 
     def choose(self, state):
@@ -78,12 +87,15 @@ class FlatBot(RoundBot):
         if len(actions) == 1:
             return actions[0]
         settings = self.settings
-        per_world = len(actions) * settings.get("playouts", 1)  # playouts of one world
-        samples = max(1, min(settings["rollouts"], settings["budget"] // per_world))
+        playouts = settings.get("playouts", 1)
 
         def make_judge():  # one playout seed per world: every action meets the same luck
             return self.round_judge(state, self.rng.getrandbits(64))
 
+        if settings["race"]:
+            return race(self, state, make_judge, settings["race"], settings["tie"], settings["rollouts"],
+                        settings["budget"] // playouts)
+        samples = max(1, min(settings["rollouts"], settings["budget"] // (len(actions) * playouts)))
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 
 
