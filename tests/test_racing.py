@@ -33,8 +33,9 @@ class Scripted:
             self.playouts += 1
             totals[i] += self.worth(i, self.world_rng)
 
-    def choose(self, z=1.0, tie=0.1, most_worlds=12, most_playouts=1000):
-        return race(self, self, None, z, tie, most_worlds, most_playouts)
+    def choose(self, z=1.0, tie=0.1, most_worlds=12, allowance=1000, deal=0.0):
+        chosen, self.cost = race(self, self, None, z, tie, most_worlds, allowance, deal)
+        return chosen
 
 
 def test_a_clear_deficit_is_behind_and_a_close_one_is_not():
@@ -64,12 +65,14 @@ def test_a_close_decision_deals_more_worlds_up_to_the_cap():
     assert all(close.playouts < 4 * close.worlds for close in closes)  # the actions far behind left the race
 
 
-@pytest.mark.parametrize("most_worlds,most_playouts", [(1, 100), (3, 100), (12, 10), (12, 4)])
-def test_the_race_never_passes_its_caps(most_worlds, most_playouts):
+@pytest.mark.parametrize("most_worlds,allowance,deal", [(1, 100, 0), (3, 100, 0), (12, 10, 0), (12, 4, 0),
+                                                        (12, 50, 10), (12, 14, 10)])
+def test_the_race_never_passes_its_caps(most_worlds, allowance, deal):
     bot = Scripted(4, lambda i, rng: rng.random())
-    bot.choose(z=3.0, tie=0.0, most_worlds=most_worlds, most_playouts=most_playouts)
+    bot.choose(z=3.0, tie=0.0, most_worlds=most_worlds, allowance=allowance, deal=deal)
     assert 1 <= bot.worlds <= most_worlds
-    assert bot.worlds == 1 or bot.playouts <= most_playouts  # at least one world is always dealt
+    assert bot.cost == bot.playouts + deal * bot.worlds
+    assert bot.worlds == 1 or bot.cost <= allowance  # at least one world is always dealt
 
 
 def test_the_same_seed_races_alike():
@@ -100,6 +103,21 @@ def test_same_seed_plays_the_same_game(ruleset):
     first = moves(11)
     assert len(first) >= 8 and moves(11) == first
     assert moves(12) != first
+
+
+def test_a_racing_bot_spends_on_hard_decisions_what_easy_ones_left():
+    game = load_game("la-famiglia", players=2)
+    bot = make_bot("flat:race=1.5", 0, 4)
+    state = game.new_initial_state(1)
+    saved = []
+    while not state.is_terminal() and len(saved) < 40:
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            state.apply_action(bot.choose(state))
+            saved.append(bot.saved)
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert all(0 <= s <= 4 * 32 for s in saved)
+    assert any(b < a for a, b in zip(saved, saved[1:]))  # some decision spent more than its own price
 
 
 def test_the_race_options_are_checked_and_scale_with_strength():

@@ -4,17 +4,18 @@
 with many actions).  A decision with one clearly best action is settled by two worlds, a close one
 needs many; so the race deals worlds one at a time, judges only the actions still in the race on
 each (every action in the race has been judged on every world so far: common random numbers, so
-its per-world differences to the leader are paired), and after each world drops the actions whose
-paired deficit to the leader is clear::
+its per-world differences to the leader are paired), and after each world drops the actions that
+are clearly behind the leader or clearly no more than ``tie`` ahead of it (then either will do)::
 
-    mean(d) - tie > z * se,    se = sqrt((sum((d - mean(d))**2) + PRIOR_SD**2) / k) / sqrt(k)
+    mean(d) + tie > z * se,    se = sqrt((sum((d - mean(d))**2) + PRIOR_SD**2) / k) / sqrt(k)
 
 over the k worlds judged so far, with ``d`` the leader's value minus the action's on each world.
 The prior (one pseudo-observation of spread ``PRIOR_SD``) keeps two agreeing worlds from counting as
 certainty and lets a large deficit on the first world drop an action at once.  The race ends when
-one action is left, after ``most_worlds`` worlds, or when the next world would take the playouts
-past ``most_playouts`` (at least one world is always dealt); the leader among the actions left wins,
-at random among equals.
+one action is left, after ``most_worlds`` worlds, or when the next world would take its cost past
+``allowance`` (at least one world is always dealt); the leader among the actions left wins, at
+random among equals.  Cost is counted in playouts: a world costs ``deal`` (dealing it and loading
+it) plus ``playouts`` for each action it judges.
 """
 from __future__ import annotations
 
@@ -23,26 +24,28 @@ import math
 PRIOR_SD = 0.25  # the spread of a per-world difference assumed before any is seen (values are 0..1)
 
 
-def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, most_playouts: int):
-    """The action ``bot`` chooses in ``state`` by racing its legal actions (the module's rule):
-    worlds dealt by :meth:`Bot.judge_world` with ``make_judge`` as for :meth:`Bot.best_by_samples`."""
+def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowance: float, deal: float = 0.0,
+         playouts: int = 1) -> tuple:
+    """``(action, cost)``: the action ``bot`` chooses in ``state`` by racing its legal actions (the
+    module's rule) and what the race cost; worlds dealt by :meth:`Bot.judge_world` with
+    ``make_judge`` as for :meth:`Bot.best_by_samples`."""
     actions = state.legal_actions()
     values: list = [[] for _ in actions]
     alive = list(range(len(actions)))
-    worlds = playouts = 0
+    worlds, cost = 0, 0.0
     while True:
         row = [0.0] * len(actions)
         bot.judge_world(state, actions, alive, row, make_judge)
         worlds += 1
-        playouts += len(alive)
+        cost += deal + playouts * len(alive)
         for i in alive:
             values[i].append(row[i])
         alive = contenders(values, alive, z, tie)
-        if len(alive) == 1 or worlds >= most_worlds or playouts + len(alive) > most_playouts:
+        if len(alive) == 1 or worlds >= most_worlds or cost + deal + playouts * len(alive) > allowance:
             break
     means = {i: sum(values[i]) / len(values[i]) for i in alive}
     best = max(means.values())
-    return actions[bot.rng.choice([i for i in alive if means[i] == best])]
+    return actions[bot.rng.choice([i for i in alive if means[i] == best])], cost
 
 
 def contenders(values: list, alive: list, z: float, tie: float) -> list:
