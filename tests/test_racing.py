@@ -43,7 +43,8 @@ def test_a_clear_deficit_is_behind_and_a_close_one_is_not():
     assert not clearly_behind([0.75, 0.25], [0.25, 0.75], z=1.0, tie=0.0)
     assert not clearly_behind([0.75, 0.75], [0.74, 0.74], z=1.0, tie=0.0)
     assert clearly_behind([0.75] * 8, [0.74] * 8, z=1.0, tie=0.1)  # within the tie: either will do
-    assert contenders([[0.75, 0.75], [0.25, 0.25], [0.75, 0.70]], [0, 1, 2], 1.0, 0.0) == [0, 2]
+    values = [[0.75, 0.75], [0.25, 0.25], [0.75, 0.70]]
+    assert contenders(values, [sum(v) for v in values], [0, 1, 2], 1.0, 0.0) == [0, 2]
 
 
 def test_one_clearly_best_action_is_settled_by_the_first_worlds():

@@ -31,6 +31,7 @@ def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowan
     ``make_judge`` as for :meth:`Bot.best_by_samples`."""
     actions = state.legal_actions()
     values: list = [[] for _ in actions]
+    totals = [0.0] * len(actions)
     alive = list(range(len(actions)))
     worlds, cost = 0, 0.0
     while True:
@@ -40,28 +41,32 @@ def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowan
         cost += deal + playouts * len(alive)
         for i in alive:
             values[i].append(row[i])
-        alive = contenders(values, alive, z, tie)
+            totals[i] += row[i]
+        alive = contenders(values, totals, alive, z, tie)
         if len(alive) == 1 or worlds >= most_worlds or cost + deal + playouts * len(alive) > allowance:
             break
-    means = {i: sum(values[i]) / len(values[i]) for i in alive}
-    best = max(means.values())
-    return actions[bot.rng.choice([i for i in alive if means[i] == best])], cost
+    best = max(totals[i] for i in alive)
+    return actions[bot.rng.choice([i for i in alive if totals[i] == best])], cost
 
 
-def contenders(values: list, alive: list, z: float, tie: float) -> list:
-    """The indices among ``alive`` whose paired deficit to the leader (the highest mean) is not yet
-    clear by the module's rule, the leader first."""
-    leader = max(alive, key=lambda i: sum(values[i]))
+def contenders(values: list, totals: list, alive: list, z: float, tie: float) -> list:
+    """The indices among ``alive`` (each judged on the same worlds: ``values[i]``, summing to
+    ``totals[i]``) not yet dropped by the module's rule, the leader (the highest total) first."""
+    leader = max(alive, key=totals.__getitem__)
+    k = len(values[leader])
+    surely_kept = z * PRIOR_SD / k - tie  # the least standard error, with no spread seen
     kept = [leader]
     for i in alive:
-        if i != leader and not clearly_behind(values[leader], values[i], z, tie):
+        if i != leader and ((totals[leader] - totals[i]) / k <= surely_kept
+                            or not clearly_behind(values[leader], values[i], z, tie)):
             kept.append(i)
     return kept
 
 
 def clearly_behind(lead: list, other: list, z: float, tie: float) -> bool:
-    """Whether ``other``'s per-world values fall clearly short of ``lead``'s on the same worlds:
-    the mean difference less ``tie`` exceeds ``z`` standard errors (with the prior spread)."""
+    """Whether ``other``'s per-world values fall clearly short of ``lead``'s on the same worlds, or are
+    clearly no more than ``tie`` above them: the mean difference plus ``tie`` exceeds ``z`` standard
+    errors (with the prior spread)."""
     k = len(lead)
     diffs = [a - b for a, b in zip(lead, other)]
     mean = sum(diffs) / k
