@@ -14,14 +14,15 @@ Cost per decision: about ``budget`` playouts of one round; with many legal actio
 fewer samples each (at least one).  With ``seconds`` above 0 the bot instead samples worlds until that
 much time has passed (at least one world), for comparisons at equal time per decision; its play then
 depends on the machine's speed, like ``mcts:seconds``.  With ``race`` above 0 the bot races the
-actions instead (:mod:`interpreter.bots.racing`): worlds one at a time, each judging only the actions
-not yet clearly behind, until one is left, ``most`` worlds were dealt or the race would cost more than
-the decision's price; ``race`` is the number of standard errors that counts as clear and ``tie`` the
-difference of values that does not matter.  The price is what ``flat`` would spend on the decision,
-counted in playouts with a world's dealing counted as ``deal`` playouts, plus what earlier easy
-decisions left unspent (at most ``SAVINGS`` budgets): the bot spends about ``flat``'s playouts and
-worlds over a game, few on easy decisions and many on close ones, and a seed still gives the same game.  The playouts run in the native kernel where
-it is available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
+actions instead (:mod:`interpreter.bots.racing`; ``seconds`` then does not apply): worlds one at a
+time, each judging only the actions not yet clearly behind, until one is left, ``most`` worlds were
+dealt or the race would cost more than the decision's price; ``race`` is the number of standard
+errors that counts as clear and ``tie`` the difference of values that does not matter.  The price is
+what ``flat`` would spend on the decision, counted in playouts with a world's dealing counted as
+``deal`` playouts, plus what earlier easy decisions left unspent (at most ``SAVINGS`` budgets): the
+bot spends about ``flat``'s playouts and worlds over a game, few on easy decisions and many on close
+ones, and a seed still gives the same game.  The playouts run in the native kernel where it is
+available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
 """
 from __future__ import annotations
 
