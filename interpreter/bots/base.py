@@ -89,9 +89,9 @@ class Bot:
         mute(world)  # a search copy: nobody reads its narration
         judge = make_judge()
         of_world = getattr(judge, "of_world", None)
-        by_key = {action_key(a): a for a in world.legal_actions()}
+        mirror = Mirror(world.legal_actions())
         for i in indices:
-            mirrored = by_key.get(action_key(actions[i]))
+            mirrored = mirror.of(i, actions[i])
             if mirrored is None:
                 continue
             try:
@@ -103,6 +103,24 @@ class Bot:
                 totals[i] += judge(after)
             except RulebookError:
                 continue
+
+
+class Mirror:
+    """The actions of a dealt world that mirror this state's: the world's action at the same place when
+    it is the same tree edge (the usual case, found without keying every action of the world, so a
+    world that judges a few actions costs a few), else the one with the same key."""
+
+    def __init__(self, world_actions: list):
+        self.world_actions = world_actions
+        self.by_key = None
+
+    def of(self, index: int, action):
+        key = action_key(action)
+        if index < len(self.world_actions) and action_key(self.world_actions[index]) == key:
+            return self.world_actions[index]
+        if self.by_key is None:
+            self.by_key = {action_key(a): a for a in self.world_actions}
+        return self.by_key.get(key)
 
 
 def action_key(action):

@@ -13,16 +13,26 @@ action on the same worlds and random numbers (common random numbers) makes a few
 Cost per decision: about ``budget`` playouts of one round; with many legal actions the bot takes
 fewer samples each (at least one).  With ``seconds`` above 0 the bot instead samples worlds until that
 much time has passed (at least one world), for comparisons at equal time per decision; its play then
-depends on the machine's speed, like ``mcts:seconds``.  The playouts run in the native kernel where
-it is available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
+depends on the machine's speed, like ``mcts:seconds``.  With ``race`` above 0 the bot races the
+actions instead (:mod:`interpreter.bots.racing`; ``seconds`` then does not apply): worlds one at a
+time, each judging only the actions not yet clearly behind, until one is left, ``most`` worlds were
+dealt or the race would cost more than the decision's price; ``race`` is the number of standard
+errors that counts as clear and ``tie`` the difference of values that does not matter.  The price is
+what ``flat`` would spend on the decision, counted in playouts with a world's dealing counted as
+``deal`` playouts, plus what earlier easy decisions left unspent (at most ``SAVINGS`` budgets): the
+bot spends about ``flat``'s playouts and worlds over a game, few on easy decisions and many on close
+ones, and a seed still gives the same game.  The playouts run in the native kernel where it is
+available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
 """
 from __future__ import annotations
 
 from .base import Bot, register_bot
 from .outcomes import finished_share, open_lead, rank_share, relative_lead, side_values, sole_win
+from .racing import race
 from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
+SAVINGS = 4  # a racing bot keeps at most this many budgets' worth of what easy decisions left unspent
 
 
 class RoundBot(Bot):
@@ -67,23 +77,40 @@ class FlatBot(RoundBot):
                    "turn (at most `depth` decisions; fewer playouts, down to one, when `rollouts` × "
                    "actions exceeds `budget`; or as many as `seconds` per decision allow) on copies with the "
                    "hidden cards dealt anew, judged by who leads by the ruleset's evaluation; the fast "
-                   "default for simulations; `engine`: auto (the native kernel where available), python")
-    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto"}
+                   "default for simulations; `engine`: auto (the native kernel where available), python; "
+                   "`race` above 0: deal worlds one at a time and drop the actions `race` standard errors "
+                   "behind the leader (or no more than `tie` ahead), until one is left, `most` worlds were "
+                   "dealt or the race would cost more than flat's playouts here (a world counted as `deal` "
+                   "playouts) plus what easy decisions left unspent")
+    options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
+               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
-              "seconds": (0, 86400)}
+              "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1),
+              "most": (1, 10**5), "deal": (0, 10**6)}
     strength = ("rollouts", "budget")
+
+    def __init__(self, seat: int, seed: int, **options):
+        super().__init__(seat, seed, **options)
+        self.saved = 0.0  # racing: what easy decisions left of their price, for harder ones
 
     def choose(self, state):
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         settings = self.settings
-        per_world = len(actions) * settings.get("playouts", 1)  # playouts of one world
-        samples = max(1, min(settings["rollouts"], settings["budget"] // per_world))
+        playouts = settings.get("playouts", 1)
 
         def make_judge():  # one playout seed per world: every action meets the same luck
             return self.round_judge(state, self.rng.getrandbits(64))
 
+        samples = max(1, min(settings["rollouts"], settings["budget"] // (len(actions) * playouts)))
+        if settings["race"]:
+            price = samples * (settings["deal"] + len(actions) * playouts)  # what flat would spend here
+            allowance = price + self.saved
+            chosen, cost = race(self, state, make_judge, settings["race"], settings["tie"], settings["most"],
+                                allowance, settings["deal"], playouts)
+            self.saved = min(SAVINGS * settings["budget"], allowance - cost)
+            return chosen
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])
 
 

@@ -12,10 +12,10 @@ from ..bots import parse_spec
 # Bots asked for over the network: at most about 5 s of work per move.
 BOT_CAPS = {"mcts": {"seconds": 5, "iterations": 20_000, "depth": 200},
             "ismcts": {"seconds": 5, "iterations": 5_000, "depth": 200, "rounds": 50},  # a playout per action each
-            "flat": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5},
+            "flat": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "most": 1_000},  # most: a race's worlds
             "focus": {"budget": 20_000, "depth": 200, "seconds": 5},
             "lookahead": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "rounds": 50,
-                          "playouts": 100}}
+                          "playouts": 100, "most": 1_000}}
 MAX_FRAME = 64 * 1024  # bytes of one websocket message
 MAX_JSON_DEPTH = 16  # nesting of one websocket message
 RATE = 20.0  # messages per second a connection may send on average ...
