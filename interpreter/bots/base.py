@@ -115,12 +115,13 @@ class Mirror:
         self.by_key = None
 
     def of(self, index: int, action):
-        key = action_key(action)
-        if index < len(self.world_actions) and action_key(self.world_actions[index]) == key:
-            return self.world_actions[index]
+        if index < len(self.world_actions):
+            same_place = self.world_actions[index]  # equal values of one option: the same key, unfrozen
+            if same_place.option is action.option and same_place.values == action.values:
+                return same_place
         if self.by_key is None:
             self.by_key = {action_key(a): a for a in self.world_actions}
-        return self.by_key.get(key)
+        return self.by_key.get(action_key(action))
 
 
 def action_key(action):
