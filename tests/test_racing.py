@@ -107,8 +107,10 @@ def test_the_race_options_are_checked_and_scale_with_strength():
         make_bot("flat:tie=2", 0, 1)
 
 
-def test_the_web_table_caps_the_worlds_of_a_race():
+def test_the_web_table_caps_the_worlds_and_the_price_of_a_race():
     from interpreter.web.limits import check_bot_spec
     assert check_bot_spec("flat:race=1,most=5000") == "bot 'flat': most is at most 1,000 on this server, not 5000"
     assert check_bot_spec("lookahead:race=1,most=5000") is not None
+    assert check_bot_spec("flat:race=1,deal=1000000") == "bot 'flat': deal is at most 100 on this server, not 1000000"
+    assert check_bot_spec("lookahead:race=1,deal=1000") is not None
     assert check_bot_spec("flat:race=1.5") is None
