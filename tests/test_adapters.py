@@ -38,7 +38,8 @@ def _id(value):
     return getattr(value, "stem", str(value))
 
 
-@pytest.mark.parametrize("path,players", GAMES, ids=_id)
+@pytest.mark.parametrize("path,players", GAMES + [pytest.param(path, player_counts(path)[0], marks=SLOW_TEST)
+                                                  for path in VARIANTS], ids=_id)
 def test_pettingzoo_api_and_seed(path, players):
     extra("gymnasium", "rl")
     pz_test = extra("pettingzoo.test", "rl")
@@ -142,15 +143,17 @@ def test_pettingzoo_illegal_actions_raise_or_end_the_game_as_classic_environment
     assert all(terminations.values()) and -1.0 in rewards.values() and parallel.agents == []
 
 
-def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
+@pytest.mark.parametrize("path", RULESETS + SLOW_VARIANTS, ids=_id)
+def test_pettingzoo_max_cycles_truncate_aec_and_parallel(path):
     """max_cycles as PettingZoo's max_cycles_test checks it, with masked actions (its own test
-    samples actions without the mask, and a short game ends before the cap): in the AEC
-    environment each agent steps max_cycles times and then once more (the truncated step), in the
-    parallel one there are max_cycles steps."""
+    samples actions without the mask, so an illegal action ends a game of rules early): in the AEC
+    environment each agent steps at most max_cycles times and then once more (the truncated step),
+    in the parallel one there are at most max_cycles steps; a game that does not end before the cap
+    is truncated exactly there (Connect Four: none ends before each player dropped 3 discs)."""
     extra("gymnasium", "rl")
     from interpreter.adapters.pettingzoo import environment_module
 
-    module = environment_module("classic/connect-four")  # no game ends before each player dropped 3 discs
+    module = environment_module(str(path), players=player_counts(path)[0])
     rng = random.Random(0)
     for max_cycles in (1, 2, 3):
         parallel = module.parallel_env(max_cycles=max_cycles)
@@ -161,7 +164,8 @@ def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
                        for a in parallel.agents}
             observations, rewards, terminations, truncations, infos = parallel.step(actions)
             steps += 1
-        assert steps == max_cycles and all(truncations.values())
+        assert steps <= max_cycles
+        assert all(terminations.values()) if steps < max_cycles else all(truncations.values()) or all(terminations.values())
         e = module.env(max_cycles=max_cycles)
         e.reset(seed=2)
         counts = dict.fromkeys(e.possible_agents, 0)
@@ -170,7 +174,11 @@ def test_pettingzoo_max_cycles_truncate_aec_and_parallel():
             observation, _, termination, truncation, _ = e.last()
             e.step(None if termination or truncation
                    else rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
-        assert max(counts.values()) == max_cycles + 1 and all(e.truncations.values())
+        assert max(counts.values()) <= max_cycles + 1
+        if any(e.truncations.values()):
+            assert max(counts.values()) == max_cycles + 1 and all(e.truncations.values())
+        if path.stem == "connect-four":
+            assert steps == max_cycles and max(counts.values()) == max_cycles + 1 and all(e.truncations.values())
 
 
 def test_pettingzoo_plays_whole_games_with_masks_and_final_scores():
