@@ -29,9 +29,12 @@ class Scripted:
 
     def judge_world(self, state, actions, indices, totals, make_judge):
         self.worlds += 1
+        if self.worth is None:  # a dealing the rules cannot go on from
+            return False
         for i in indices:
             self.playouts += 1
             totals[i] += self.worth(i, self.world_rng)
+        return True
 
     def choose(self, z=1.0, tie=0.1, most_worlds=12, allowance=1000, deal=0.0):
         chosen, self.cost = race(self, self, None, z, tie, most_worlds, allowance, deal)
@@ -51,6 +54,16 @@ def test_one_clearly_best_action_is_settled_by_the_first_worlds():
     bot = Scripted(4, lambda i, rng: 0.75 if i == 2 else 0.25)
     assert bot.choose() == "a2"
     assert bot.worlds <= 2 and bot.playouts <= 5
+
+
+def test_worlds_that_cannot_be_dealt_judge_nothing_and_end_at_the_caps():
+    """A dealing that fails adds no evidence: no action is dropped on zeros, the race still ends at its
+    caps, and the choice is random among the actions (as flat's is)."""
+    stuck = Scripted(3, None)
+    assert stuck.choose(most_worlds=5) in stuck.actions
+    assert stuck.worlds == 5 and stuck.playouts == 0
+    chosen = {Scripted(3, None, seed=s).choose(most_worlds=2) for s in range(20)}
+    assert chosen == set(stuck.actions)
 
 
 def test_a_close_decision_deals_more_worlds_up_to_the_cap():

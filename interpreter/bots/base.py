@@ -78,14 +78,14 @@ class Bot:
         best = max(totals)
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
 
-    def judge_world(self, state, actions, indices, totals, make_judge) -> None:
+    def judge_world(self, state, actions, indices, totals, make_judge) -> bool:
         """Deal one world for this bot's seat and add to ``totals[i]``, for each ``i`` in ``indices``,
         the value of ``actions[i]`` played in it, judged by ``make_judge()`` as
-        :meth:`best_by_samples` describes (nothing when the dealing fails)."""
+        :meth:`best_by_samples` describes; False (and nothing added) when the dealing fails."""
         try:
             world = state.determinize(self.seat, self.rng)
         except RulebookError:
-            return
+            return False
         mute(world)  # a search copy: nobody reads its narration
         judge = make_judge()
         of_world = getattr(judge, "of_world", None)
@@ -103,6 +103,7 @@ class Bot:
                 totals[i] += judge(after)
             except RulebookError:
                 continue
+        return True
 
 
 class Mirror:

@@ -36,13 +36,14 @@ def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowan
     worlds, cost = 0, 0.0
     while True:
         row = [0.0] * len(actions)
-        bot.judge_world(state, actions, alive, row, make_judge)
+        dealt = bot.judge_world(state, actions, alive, row, make_judge)
         worlds += 1
         cost += deal + playouts * len(alive)
-        for i in alive:
-            values[i].append(row[i])
-            totals[i] += row[i]
-        alive = contenders(values, totals, alive, z, tie)
+        if dealt:  # a dealing the rules cannot go on from judges nothing
+            for i in alive:
+                values[i].append(row[i])
+                totals[i] += row[i]
+            alive = contenders(values, totals, alive, z, tie)
         if len(alive) == 1 or worlds >= most_worlds or cost + deal + playouts * len(alive) > allowance:
             break
     best = max(totals[i] for i in alive)
