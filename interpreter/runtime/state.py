@@ -13,16 +13,14 @@ from operator import attrgetter, is_
 
 from dsl.errors import IllegalActionError, RulebookError, RulesRuntimeError
 
-from . import chance, determinize, lazy_pile, narration, staging, vm
+from . import chance, determinize, lazy_pile, narration, staging, state_data, vm
 from .actions import Action, ActionBatch, legal_actions_at
 from .lazy_pile import raw
 from .views import view_of
 
 from .splitmix import GOLDEN_GAMMA, MASK64, mixed, outputs
+from .state_data import copy_env
 
-# 2: calls compiled in place (interpreter/compile/inlining.py) have no frame on the stack, so the stack of
-# a state of format 1 does not fit the compiled rules any more
-FORMAT = 2
 # CPython frees by reference counting, and leaves reference cycles to a slower collector; PyPy's
 # tracing collector frees both alike, so there the actions of a decision are not released.
 REFCOUNTED = sys.implementation.name == "cpython"
@@ -435,7 +433,7 @@ class State:
         new.vars = dict(self.vars)
         new.pvars = {k: v[:] for k, v in self.pvars.items()}
         new.rng = self.rng
-        new.stack = [[f[0], f[1], _copy_env(f[2])] for f in self.stack]
+        new.stack = [[f[0], f[1], copy_env(f[2])] for f in self.stack]
         new.decider = self.decider
         new.over = self.over
         new.moves = self.moves
@@ -463,25 +461,10 @@ class State:
 
     def to_dict(self) -> dict:
         """The state as plain JSON data, a copy: changing it leaves the state alone."""
-        return self._data(_json_copy)
-
-    def _data(self, copied) -> dict:
-        """The state's fields as JSON data; ``copied`` copies the nested values (vars, stack,
-        narrative) or, for ``to_json``, which only writes them out, leaves them as they are."""
-        return {"format": FORMAT, "game": self.game.name, "players": self.game.num_players,
-                "params": dict(self.game.params),
-                "zones": [z[:] for z in self.zones] if self.chance is None else lazy_pile.raw_zones(self),
-                "cells": {str(c): cell for c, cell in enumerate(self.cell_of) if cell is not None},
-                "known": self.known[:],
-                "marks": {k: v[:] for k, v in self.marks.items()}, "vars": copied(self.vars),
-                "pvars": {k: v[:] for k, v in self.pvars.items()}, "rng": self.rng,
-                "stack": copied(self.stack), "decider": self.decider, "over": self.over,
-                "moves": self.moves, "narrative": copied(self.narrative),
-                "end_reason": self.end_reason,
-                **({} if self.chance is None else {"chance": chance.to_dict(self)})}
+        return state_data.as_data(self, state_data.json_copy)
 
     def to_json(self) -> str:
-        return json.dumps(self._data(_as_is), separators=(",", ":"), sort_keys=True)
+        return json.dumps(state_data.as_data(self, state_data.as_is), separators=(",", ":"), sort_keys=True)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.game is other.game and self.to_dict() == other.to_dict()
@@ -491,19 +474,3 @@ class State:
 
 
 _fields_of = attrgetter(*State.FIELDS)
-
-
-def _json_copy(value):
-    return json.loads(json.dumps(value))
-
-
-def _as_is(value):
-    return value
-
-
-def _copy_env(env: dict) -> dict:
-    new = dict(env)
-    for key, value in env.items():
-        if key[0] == "$":
-            new[key] = [value[0], value[1]]
-    return new

@@ -17,7 +17,8 @@ from dsl.schema import SCHEMAS_DIR
 from ..runtime import chance, lazy_pile, narration
 from ..runtime.instructions import CALL, CHOOSE
 from ..runtime.limits import INT_MAX, INT_MIN, MAX_ITEMS, MAX_TEXT
-from ..runtime.state import FORMAT, State
+from ..runtime.state import State
+from ..runtime.state_data import FORMAT
 
 SCHEMA = SCHEMAS_DIR / "state.schema.json"
 MAX_BYTES = 50_000_000
