@@ -36,8 +36,8 @@ class Scripted:
             totals[i] += self.worth(i, self.world_rng)
         return True
 
-    def choose(self, z=1.0, tie=0.1, most_worlds=12, allowance=1000, deal=0.0):
-        chosen, self.cost = race(self, self, None, z, tie, most_worlds, allowance, deal)
+    def choose(self, z=1.0, tie=0.1, most_worlds=12, allowance=1000, deal=0.0, extra=None):
+        chosen, self.cost = race(self, self, None, z, tie, most_worlds, allowance, deal, extra=extra)
         return chosen
 
 
@@ -89,6 +89,17 @@ def test_the_race_never_passes_its_caps(most_worlds, allowance, deal):
     assert bot.worlds == 1 or bot.cost <= allowance  # at least one world is always dealt
 
 
+def test_the_race_charges_what_its_judges_spent_beyond_the_playouts():
+    """``extra``: what the judges spent so far beyond their playouts (flat:follow=greedy's looks ahead,
+    in playouts) counts towards the allowance and the cost."""
+    free, charged = Scripted(4, lambda i, rng: rng.random()), Scripted(4, lambda i, rng: rng.random())
+    free.choose(z=3.0, tie=0.0, most_worlds=12, allowance=60, deal=5)
+    charged.choose(z=3.0, tie=0.0, most_worlds=12, allowance=60, deal=5, extra=lambda: 3.0 * charged.playouts)
+    assert charged.cost == 4 * charged.playouts + 5 * charged.worlds
+    assert charged.worlds == 1 or charged.cost <= 60
+    assert charged.worlds < free.worlds
+
+
 def test_the_same_seed_races_alike():
     def run(seed):
         bot = Scripted(6, lambda i, rng: rng.random() * (1 + i / 10), seed)
@@ -118,6 +129,10 @@ def test_the_race_options_are_checked_and_scale_with_strength():
         make_bot("flat:race=-1", 0, 1)
     with pytest.raises(ParameterError):
         make_bot("flat:tie=2", 0, 1)
+    with pytest.raises(ParameterError, match="uniform, greedy"):
+        make_bot("flat:follow=smart", 0, 1)
+    with pytest.raises(ParameterError):
+        make_bot("flat:look=-1", 0, 1)
 
 
 def test_the_web_table_caps_the_worlds_and_the_price_of_a_race():

@@ -26,12 +26,15 @@ available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same deci
 """
 from __future__ import annotations
 
+from dsl.errors import ParameterError
+
 from .base import Bot, register_bot
 from .outcomes import finished_share, open_lead, rank_share, relative_lead, side_values, sole_win
 from .racing import race
 from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
+FOLLOWS = ("uniform", "greedy")  # how the bot's own seat decides in its playouts
 SAVINGS = 4  # a racing bot keeps at most this many budgets' worth of what easy decisions left unspent
 
 
@@ -63,9 +66,11 @@ class RoundBot(Bot):
             return value + TIE_BREAK * margin / (1 + abs(margin))
         settings = self.settings
         kernel = rollout_kernel(state.game, settings["engine"])
-        greedy = settings["epsilon"] if settings.get("policy") == "greedy" else None
+        everyone = settings.get("policy") == "greedy"
+        own = not everyone and settings.get("follow") == "greedy"
+        greedy = settings["epsilon"] if everyone else 0.0 if own else None
         return round_judge(kernel, seed, settings["depth"], self.seat, worth, state.game.ruleset.cooperative,
-                           greedy, settings.get("playouts", 1), settings.get("rounds", 1))
+                           greedy, settings.get("playouts", 1), settings.get("rounds", 1), own)
 
 
 @register_bot
@@ -83,14 +88,17 @@ class FlatBot(RoundBot):
                    "dealt or the race would cost more than flat's playouts here (a world counted as `deal` "
                    "playouts) plus what easy decisions left unspent")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
-               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0}
+               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": "uniform", "look": 0.05}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
               "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1),
-              "most": (1, 10**5), "deal": (0, 10**6)}
+              "most": (1, 10**5), "deal": (0, 10**6), "look": (0, 10**3)}
     strength = ("rollouts", "budget")
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)
+        if self.settings["follow"] not in FOLLOWS:
+            raise ParameterError(f"option 'follow' of bot '{self.name}' is one of {', '.join(FOLLOWS)}, "
+                                 f"not '{self.settings['follow']}'")
         self.saved = 0.0  # racing: what easy decisions left of their price, for harder ones
 
     def choose(self, state):
@@ -100,15 +108,21 @@ class FlatBot(RoundBot):
         settings = self.settings
         playouts = settings.get("playouts", 1)
 
+        judges = []
+
         def make_judge():  # one playout seed per world: every action meets the same luck
-            return self.round_judge(state, self.rng.getrandbits(64))
+            judges.append(self.round_judge(state, self.rng.getrandbits(64)))
+            return judges[-1]
+
+        def looked():  # what the greedy policy's looks ahead cost so far, in playouts
+            return settings["look"] * sum(judge.looks[0] for judge in judges)
 
         samples = max(1, min(settings["rollouts"], settings["budget"] // (len(actions) * playouts)))
         if settings["race"]:
             price = samples * (settings["deal"] + len(actions) * playouts)  # what flat would spend here
             allowance = price + self.saved
             chosen, cost = race(self, state, make_judge, settings["race"], settings["tie"], settings["most"],
-                                allowance, settings["deal"], playouts)
+                                allowance, settings["deal"], playouts, looked)
             self.saved = min(SAVINGS * settings["budget"], allowance - cost)
             return chosen
         return self.best_by_samples(state, samples, make_judge, settings["seconds"])

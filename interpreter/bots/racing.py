@@ -25,7 +25,7 @@ PRIOR_SD = 0.25  # the spread of a per-world difference assumed before any is se
 
 
 def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowance: float, deal: float = 0.0,
-         playouts: int = 1) -> tuple:
+         playouts: int = 1, extra=None) -> tuple:
     """``(action, cost)``: the action ``bot`` chooses in ``state`` by racing its legal actions (the
     module's rule) and what the race cost; worlds dealt by :meth:`Bot.judge_world` with
     ``make_judge`` as for :meth:`Bot.best_by_samples`."""
@@ -39,15 +39,16 @@ def race(bot, state, make_judge, z: float, tie: float, most_worlds: int, allowan
         dealt = bot.judge_world(state, actions, alive, row, make_judge)
         worlds += 1
         cost += deal + playouts * len(alive)
+        spent = cost + (extra() if extra is not None else 0.0)
         if dealt:  # a dealing the rules cannot go on from judges nothing
             for i in alive:
                 values[i].append(row[i])
                 totals[i] += row[i]
             alive = contenders(values, totals, alive, z, tie)
-        if len(alive) == 1 or worlds >= most_worlds or cost + deal + playouts * len(alive) > allowance:
+        if len(alive) == 1 or worlds >= most_worlds or spent + deal + playouts * len(alive) > allowance:
             break
     best = max(totals[i] for i in alive)
-    return actions[bot.rng.choice([i for i in alive if totals[i] == best])], cost
+    return actions[bot.rng.choice([i for i in alive if totals[i] == best])], spent
 
 
 def contenders(values: list, totals: list, alive: list, z: float, tie: float) -> list:

@@ -86,7 +86,7 @@ def rollout(kernel, state, seed: int, depth: int):
 
 
 def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False, greedy=None,
-                playouts: int = 1, rounds: int = 1):
+                playouts: int = 1, rounds: int = 1, own: bool = False):
     """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
     after another seat's (``partners``, a cooperative game: until another seat's turn; at most
     ``depth`` decisions); and ``judge.of_world(world, action)``, the
@@ -95,30 +95,37 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
     of the table; ``playouts`` above 1: the mean worth of that many playouts, with the seeds of
     :func:`playout_seeds` (the same for every action); ``greedy`` (an epsilon): every seat plays the
     kernel's greedy policy by the evaluation (:func:`interpreter.native.reference.greedy_pick`)
-    instead of uniformly.  In Python the playouts are those of
-    :func:`interpreter.native.reference.play_on`, the kernel's reference, so both make the same
-    decisions."""
+    instead of uniformly, or with ``own`` only ``seat`` (its own further decisions: the second stage
+    of a staged decision, the rest of its turn), the others uniformly.  ``judge.looks[0]`` counts the
+    actions the greedy policy looked ahead at, what it costs beyond the playouts.  In Python the
+    playouts are those of :func:`interpreter.native.reference.play_on`, the kernel's reference, so
+    both make the same decisions."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions
     seeds = playout_seeds(seed, playouts)
-    stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds)
+    looks = [0]
+    stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds, own=own)
 
     def judge(after):
         if len(seeds) == 1:
-            return worth(play_on(after, seeds[0], depth, **stop)[1])
-        return sum(worth(play_on(after.clone(), one, depth, **stop)[1]) for one in seeds) / len(seeds)
+            return worth(play_on(after, seeds[0], depth, looks=looks, **stop)[1])
+        return sum(worth(play_on(after.clone(), one, depth, looks=looks, **stop)[1]) for one in seeds) / len(seeds)
 
     def of_world(world, action):
         if held[0] is not world:
             held[0], held[1] = world, runner(kernel, world) if kernel is not None else None
             held[2] = {id(a): i for i, a in enumerate(world.legal_actions())}
         if held[1] is not None and id(action) in held[2]:
-            found, index = held[1], held[2][id(action)]
-            return sum(worth(found.judged(found.run(one, depth, force=index, values=True, **stop)))
-                       for one in seeds) / len(seeds)
+            found, index, total = held[1], held[2][id(action)], 0.0
+            for one in seeds:
+                ks = found.run(one, depth, force=index, values=True, **stop)
+                looks[0] += ks.looks
+                total += worth(found.judged(ks))
+            return total / len(seeds)
         after = world.clone()
         after.apply_action(action)
         return judge(after)
     judge.of_world = of_world
+    judge.looks = looks
     return judge
 
 

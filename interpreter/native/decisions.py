@@ -74,7 +74,8 @@ static int64_t PICK(Ctx *C) {
                 s->others_moved = 0;  /* another round of the table */
             }
         }
-        if (s->greedy_ppm >= 0 && s->cand_n > 1) i = GREEDY(C);
+        if (s->greedy_ppm >= 0 && s->cand_n > 1
+            && (!s->greedy_own || s->decider == s->stop_seat)) i = GREEDY(C);
         else {
             s->policy_rng += GAMMA;
             i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);

@@ -448,7 +448,7 @@ def struct_text(game, nvars, npvars, max_params, nflow=0) -> str:
             f"int64_t pvars[{max(npvars, 1)}][{game.num_players}]; int64_t lvars[{max(nvars, 1)}][{LCAP + 1}]; "
             f"int64_t lpvars[{max(npvars, 1)}][{game.num_players}][{LCAP + 1}]; uint64_t rng; uint64_t policy_rng; "
             f"int64_t over; int64_t moves; int64_t decider; int64_t end_reason; {resume_fields(game, nflow)}"
-            f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; "
+            f"int64_t err; int64_t err_pos; int64_t err_a; int64_t err_b; int64_t cap; int64_t n_log; int64_t looks; "
             f"int64_t log[{MAXLOG}][{max_params + 1}]; int64_t cand_n; int64_t cand[{MAXCAND}][{max_params + 1}]; "
             f"int64_t returns[{game.num_players}]; int64_t picks[{MAXLOG}]; int64_t rarena[{RCAP}]; }} KS;")
 

@@ -67,7 +67,7 @@ class Runner:
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
-            greedy=None, partners=False, rounds=1):
+            greedy=None, partners=False, rounds=1, own=False):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
@@ -80,6 +80,7 @@ class Runner:
             loaded(self.kernel, self.state_loaded, self.start)
             self.buffers[2] = self
         self.kernel.ffi.memmove(ks, self.start, self.head)
+        ks.looks = 0
         if self.over:
             return ks
         self.kernel.ffi.memmove(ks.rarena, self.start.rarena, 8 * self.start.rlen)  # after the head
@@ -95,6 +96,7 @@ class Runner:
         if greedy is not None and not self.kernel.sites.values_ok:
             raise NativeUnavailable("native: the kernel does not translate the evaluation; using Python")
         ks.greedy_ppm = -1 if greedy is None else min(1_000_000, max(0, round(greedy * 1_000_000)))
+        ks.greedy_own = int(bool(own))
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks

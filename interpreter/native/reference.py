@@ -32,13 +32,14 @@ def comparable(state) -> dict:
 
 
 def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
-            partners=False, rounds=1):
+            partners=False, rounds=1, own=False, looks=None):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
     decisions, or ``stop_seat`` to decide again after another seat decided (for the ``rounds``-th
-    time).  ``(actions, state)``;
-    the state is changed in place."""
+    time).  ``own`` (with ``greedy`` and ``stop_seat``): only ``stop_seat`` plays greedily, the
+    others uniformly.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
+    added to it, as the kernel counts them.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
     actions, others_moved, taken = [], False, 0
     while not state.is_terminal():
@@ -57,8 +58,10 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
                     break
                 others_moved = False
             others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
-            if greedy is not None and len(legal) > 1:
-                z, action = greedy_pick(state, legal, z, greedy)
+            if greedy is not None and len(legal) > 1 and (not own or mover == stop_seat):
+                z, action, looked = greedy_pick(state, legal, z, greedy)
+                if looks is not None:
+                    looks[0] += looked
             else:
                 z = (z + GOLDEN_GAMMA) & MASK64
                 action = legal[mixed(z) % len(legal)]
@@ -69,14 +72,14 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
 
 
 def greedy_pick(state, legal, z: int, epsilon: float) -> tuple:
-    """``(z, action)``: the kernel's greedy policy (``GREEDY`` in resume.py) from the splitmix state
+    """``(z, action, looks)``: the kernel's greedy policy (``GREEDY`` in resume.py) from the splitmix state
     ``z``: uniform with chance ``epsilon`` (in millionths), else the action after which the seat
     deciding has the highest evaluation (one step ahead: to the next decision or the end), uniform
-    among equals."""
+    among equals; ``looks``: how many actions it looked ahead at (0 for a uniform pick)."""
     z = (z + GOLDEN_GAMMA) & MASK64
     if mixed(z) % 1_000_000 < min(1_000_000, max(0, round(epsilon * 1_000_000))):
         z = (z + GOLDEN_GAMMA) & MASK64
-        return z, legal[mixed(z) % len(legal)]
+        return z, legal[mixed(z) % len(legal)], 0
     seat, values = state.current_player(), []
     for action in legal:
         after = state.clone()
@@ -85,4 +88,4 @@ def greedy_pick(state, legal, z: int, epsilon: float) -> tuple:
     best = max(values)
     tied = [a for a, v in zip(legal, values) if v == best]
     z = (z + GOLDEN_GAMMA) & MASK64
-    return z, tied[mixed(z) % len(tied)]
+    return z, tied[mixed(z) % len(tied)], len(legal)

@@ -57,7 +57,7 @@ def resume_fields(game, nflow: int) -> str:
     return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; "
             "int64_t force; int64_t stop_seat; int64_t stop_partners; int64_t others_moved; int64_t stop_rounds; "
             "int64_t want_values; "
-            "int64_t greedy_ppm; "
+            "int64_t greedy_ppm; int64_t greedy_own; "
             f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
 
 
@@ -209,6 +209,7 @@ static int64_t GREEDY(Ctx *C) {
         s->policy_rng += GAMMA;
         return (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);
     }
+    s->looks += s->cand_n;  /* what the look ahead costs, for a bot that counts it */
     if (!AHEAD) AHEAD = (KS *)malloc(sizeof(KS));
     if (!AHEAD || NEST) fail(C, E_memory, 0, 0);
     int64_t best = 0, ties = 0;
@@ -216,7 +217,7 @@ static int64_t GREEDY(Ctx *C) {
     if (C->top + s->cand_n > ARENA) fail(C, E_memory, 0, 0);
     for (int64_t k = 0; k < s->cand_n; k++) {
         memcpy(AHEAD, s, offsetof(KS, n_log));
-        AHEAD->force = k; AHEAD->cap = 1; AHEAD->stop_seat = -1; AHEAD->want_values = 1; AHEAD->greedy_ppm = -1;
+        AHEAD->force = k; AHEAD->cap = 1; AHEAD->stop_seat = -1; AHEAD->want_values = 1; AHEAD->greedy_ppm = -1; AHEAD->greedy_own = 0;
         NEST = 1; NEST_SRC = C->arena; NEST_LEN = C->top;
         int64_t r = k_resume(AHEAD);
         NEST = 0; NEST_SRC = NULL;
