@@ -38,7 +38,7 @@ def grab(tmp_path):
 
 # focus, flat racing its actions, lookahead (flat with playouts of several rounds; also greedy ones, several per world) and ismcts
 # (tests/test_ismcts_bot.py)
-CHOOSERS = ["focus:budget=40", "flat:race=1.5", "flat:race=1.5,follow=greedy", "lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2",
+CHOOSERS = ["focus:budget=40", "flat:race=1.5", "flat:race=1.5,follow=1", "lookahead:budget=48", "lookahead:budget=48,policy=greedy,rounds=3,playouts=2",
             "lookahead:budget=48,margin=1,rank=1",
             "ismcts:iterations=12", "ismcts:iterations=60,expand=one"]
 
@@ -59,7 +59,7 @@ def test_a_winning_move_also_wins_the_game(grab, spec):
     assert state.winners() == [0] and state.end_reason == "seven"
 
 
-@pytest.mark.parametrize("spec", ["focus:budget=12", "flat:race=1.5", "flat:race=1.5,follow=greedy", "lookahead:budget=24", "lookahead:budget=24,margin=1",
+@pytest.mark.parametrize("spec", ["focus:budget=12", "flat:race=1.5", "flat:race=1.5,follow=1", "lookahead:budget=24", "lookahead:budget=24,margin=1",
                                   "lookahead:budget=24,margin=1,rank=1", "ismcts:iterations=8"])
 @pytest.mark.parametrize("ruleset", ["la-famiglia", "mafiadollar"])
 def test_same_seed_and_budget_play_the_same_game(ruleset, spec):

@@ -115,25 +115,26 @@ def test_the_greedy_policy_with_epsilon_plays_as_in_python(name, players):
 @pytest.mark.parametrize("name, players", [("gangster", None), ("mafiadollar", 3), ("pferderennen-mafia", None),
                                            ("la-famiglia", None), ("pig", 3)])
 def test_only_the_judging_seat_greedy_plays_as_in_python(name, players):
-    """``own``: the judging seat (``stop_seat``) greedy by the evaluation, the other seats uniform
-    (``flat:follow=greedy``): the kernel and reference.play_on take the same actions to the same
-    state, and count the same looks ahead (what the bots' race charges for them)."""
+    """``own``: the next ``own`` decisions of the judging seat (``stop_seat``) greedy by the evaluation,
+    the rest uniform (``flat:follow=N``): the kernel and reference.play_on take the same actions to the
+    same state, and count the same looks ahead (what the bots' race charges for them)."""
     game = load_game(name, players=players)
     kernel = kernel_for(game)
     checked = looked = 0
     for policy, state in _states(game, [2, 3], 25 if name in LONG else 3):
         seat, actions = state.current_player(), state.legal_actions()
         first = policy % len(actions)
-        runner = Runner(kernel, state)
-        ks = runner.run(policy, 12, seat, force=first, greedy=0.0, own=True)
-        native_actions, native_state, native_looks = kernel.actions(ks), runner.state(ks), int(ks.looks)
-        looks = [0]
-        python_actions, python_state = play_on(state.clone(), policy, 12, stop_seat=seat, first=first, greedy=0.0,
-                                               own=True, looks=looks)
-        assert native_actions == python_actions, (name, policy)
-        assert comparable(native_state) == comparable(python_state), (name, policy)
-        assert native_looks == looks[0], (name, policy)
-        checked, looked = checked + 1, looked + looks[0]
+        for own in (1, 100):
+            runner = Runner(kernel, state)
+            ks = runner.run(policy, 12, seat, force=first, greedy=0.0, own=own)
+            native_actions, native_state, native_looks = kernel.actions(ks), runner.state(ks), int(ks.looks)
+            looks = [0]
+            python_actions, python_state = play_on(state.clone(), policy, 12, stop_seat=seat, first=first,
+                                                   greedy=0.0, own=own, looks=looks)
+            assert native_actions == python_actions, (name, policy, own)
+            assert comparable(native_state) == comparable(python_state), (name, policy, own)
+            assert native_looks == looks[0], (name, policy, own)
+            checked, looked = checked + 1, looked + looks[0]
     assert checked >= 2 and looked > 0
 
 

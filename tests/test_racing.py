@@ -90,7 +90,7 @@ def test_the_race_never_passes_its_caps(most_worlds, allowance, deal):
 
 
 def test_the_race_charges_what_its_judges_spent_beyond_the_playouts():
-    """``extra``: what the judges spent so far beyond their playouts (flat:follow=greedy's looks ahead,
+    """``extra``: what the judges spent so far beyond their playouts (flat:follow's looks ahead,
     in playouts) counts towards the allowance and the cost."""
     free, charged = Scripted(4, lambda i, rng: rng.random()), Scripted(4, lambda i, rng: rng.random())
     free.choose(z=3.0, tie=0.0, most_worlds=12, allowance=60, deal=5)
@@ -129,8 +129,8 @@ def test_the_race_options_are_checked_and_scale_with_strength():
         make_bot("flat:race=-1", 0, 1)
     with pytest.raises(ParameterError):
         make_bot("flat:tie=2", 0, 1)
-    with pytest.raises(ParameterError, match="uniform, greedy"):
-        make_bot("flat:follow=smart", 0, 1)
+    with pytest.raises(ParameterError):
+        make_bot("flat:follow=-1", 0, 1)
     with pytest.raises(ParameterError):
         make_bot("flat:look=-1", 0, 1)
 

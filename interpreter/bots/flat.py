@@ -21,12 +21,15 @@ errors that counts as clear and ``tie`` the difference of values that does not m
 what ``flat`` would spend on the decision, counted in playouts with a world's dealing counted as
 ``deal`` playouts, plus what earlier easy decisions left unspent (at most ``SAVINGS`` budgets): the
 bot spends about ``flat``'s playouts and worlds over a game, few on easy decisions and many on close
-ones, and a seed still gives the same game.  The playouts run in the native kernel where it is
-available (``engine``, see :mod:`interpreter.bots.rollouts`), with the same decisions.
+ones, and a seed still gives the same game.  ``follow`` above 0 has the bot's own seat take its next
+``follow`` decisions in each playout by the evaluation one step ahead (the other seats stay uniform):
+the next stage of a staged decision (a tile judged with the best field for it, not a random one), the
+next step of its turn.  Its looks ahead cost CPU beyond the playouts; a race charges ``look`` playouts
+for each action looked at.
+The playouts run in the native kernel where it is available (``engine``, see
+:mod:`interpreter.bots.rollouts`), with the same decisions.
 """
 from __future__ import annotations
-
-from dsl.errors import ParameterError
 
 from .base import Bot, register_bot
 from .outcomes import finished_share, open_lead, rank_share, relative_lead, side_values, sole_win
@@ -34,7 +37,6 @@ from .racing import race
 from .rollouts import checked_engine, round_judge, rollout_kernel
 
 TIE_BREAK = 1e-3  # weight of the evaluation lead (squashed to -1..1) next to the outcome
-FOLLOWS = ("uniform", "greedy")  # how the bot's own seat decides in its playouts
 SAVINGS = 4  # a racing bot keeps at most this many budgets' worth of what easy decisions left unspent
 
 
@@ -67,7 +69,7 @@ class RoundBot(Bot):
         settings = self.settings
         kernel = rollout_kernel(state.game, settings["engine"])
         everyone = settings.get("policy") == "greedy"
-        own = not everyone and settings.get("follow") == "greedy"
+        own = 0 if everyone else settings.get("follow", 0)
         greedy = settings["epsilon"] if everyone else 0.0 if own else None
         return round_judge(kernel, seed, settings["depth"], self.seat, worth, state.game.ruleset.cooperative,
                            greedy, settings.get("playouts", 1), settings.get("rounds", 1), own)
@@ -86,19 +88,18 @@ class FlatBot(RoundBot):
                    "`race` above 0: deal worlds one at a time and drop the actions `race` standard errors "
                    "behind the leader (or no more than `tie` ahead), until one is left, `most` worlds were "
                    "dealt or the race would cost more than flat's playouts here (a world counted as `deal` "
-                   "playouts) plus what easy decisions left unspent")
+                   "playouts) plus what easy decisions left unspent; `follow` above 0: in the playouts its own "
+                   "seat takes its next `follow` decisions by the evaluation one step ahead (a race charging "
+                   "`look` playouts for each action looked at)")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
-               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": "uniform", "look": 0.05}
+               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.25}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
               "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1),
-              "most": (1, 10**5), "deal": (0, 10**6), "look": (0, 10**3)}
+              "most": (1, 10**5), "deal": (0, 10**6), "follow": (0, 10**4), "look": (0, 10**3)}
     strength = ("rollouts", "budget")
 
     def __init__(self, seat: int, seed: int, **options):
         super().__init__(seat, seed, **options)
-        if self.settings["follow"] not in FOLLOWS:
-            raise ParameterError(f"option 'follow' of bot '{self.name}' is one of {', '.join(FOLLOWS)}, "
-                                 f"not '{self.settings['follow']}'")
         self.saved = 0.0  # racing: what easy decisions left of their price, for harder ones
 
     def choose(self, state):

@@ -86,7 +86,7 @@ def rollout(kernel, state, seed: int, depth: int):
 
 
 def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False, greedy=None,
-                playouts: int = 1, rounds: int = 1, own: bool = False):
+                playouts: int = 1, rounds: int = 1, own: int = 0):
     """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
     after another seat's (``partners``, a cooperative game: until another seat's turn; at most
     ``depth`` decisions); and ``judge.of_world(world, action)``, the
@@ -95,8 +95,9 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
     of the table; ``playouts`` above 1: the mean worth of that many playouts, with the seeds of
     :func:`playout_seeds` (the same for every action); ``greedy`` (an epsilon): every seat plays the
     kernel's greedy policy by the evaluation (:func:`interpreter.native.reference.greedy_pick`)
-    instead of uniformly, or with ``own`` only ``seat`` (its own further decisions: the second stage
-    of a staged decision, the rest of its turn), the others uniformly.  ``judge.looks[0]`` counts the
+    instead of uniformly, or with ``own`` above 0 only the next ``own`` decisions of ``seat`` (its own
+    further decisions: the second stage of a staged decision, the rest of its turn), the others
+    uniformly.  ``judge.looks[0]`` counts the
     actions the greedy policy looked ahead at, what it costs beyond the playouts.  In Python the
     playouts are those of :func:`interpreter.native.reference.play_on`, the kernel's reference, so
     both make the same decisions."""

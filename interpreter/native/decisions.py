@@ -53,7 +53,8 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
     s->cand_n += 1;
 }
 /* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
-   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0); it stops at
+   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
+   only the next s->greedy_left decisions of s->stop_seat with a choice); it stops at
    s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
    s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
    interpreter/bots/flat.py) */
@@ -75,7 +76,7 @@ static int64_t PICK(Ctx *C) {
             }
         }
         if (s->greedy_ppm >= 0 && s->cand_n > 1
-            && (!s->greedy_own || s->decider == s->stop_seat)) i = GREEDY(C);
+            && (!s->greedy_own || (s->decider == s->stop_seat && s->greedy_left-- > 0))) i = GREEDY(C);
         else {
             s->policy_rng += GAMMA;
             i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);

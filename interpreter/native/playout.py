@@ -67,11 +67,12 @@ class Runner:
         self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
-            greedy=None, partners=False, rounds=1, own=False):
+            greedy=None, partners=False, rounds=1, own=0):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
-        every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance.
+        every seat greedy by the ruleset's evaluation one step ahead, uniform with that chance; ``own``
+        above 0: only the next ``own`` decisions of ``stop_seat`` with a choice, the others uniform.
         ``partners`` (with ``stop_seat``): stop where any other seat is to decide (flat in a
         cooperative game).  ``rounds`` (with ``stop_seat``): stop where ``stop_seat`` is to decide again
         after another seat decided for the ``rounds``-th time."""
@@ -96,7 +97,8 @@ class Runner:
         if greedy is not None and not self.kernel.sites.values_ok:
             raise NativeUnavailable("native: the kernel does not translate the evaluation; using Python")
         ks.greedy_ppm = -1 if greedy is None else min(1_000_000, max(0, round(greedy * 1_000_000)))
-        ks.greedy_own = int(bool(own))
+        ks.greedy_own = int(own > 0)
+        ks.greedy_left = own
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks

@@ -32,16 +32,16 @@ def comparable(state) -> dict:
 
 
 def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
-            partners=False, rounds=1, own=False, looks=None):
+            partners=False, rounds=1, own=0, looks=None):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
     decisions, or ``stop_seat`` to decide again after another seat decided (for the ``rounds``-th
-    time).  ``own`` (with ``greedy`` and ``stop_seat``): only ``stop_seat`` plays greedily, the
-    others uniformly.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
+    time).  ``own`` above 0 (with ``greedy`` and ``stop_seat``): only the next ``own`` decisions of
+    ``stop_seat`` with a choice are greedy, the others uniform.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
     added to it, as the kernel counts them.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
-    actions, others_moved, taken = [], False, 0
+    actions, others_moved, taken, left = [], False, 0, own
     while not state.is_terminal():
         legal = state.legal_actions()
         if first is not None:
@@ -58,7 +58,8 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
                     break
                 others_moved = False
             others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
-            if greedy is not None and len(legal) > 1 and (not own or mover == stop_seat):
+            if greedy is not None and len(legal) > 1 and (not own or (mover == stop_seat and left > 0)):
+                left -= 1 if own else 0
                 z, action, looked = greedy_pick(state, legal, z, greedy)
                 if looks is not None:
                     looks[0] += looked
