@@ -105,14 +105,71 @@ def test_png_report_gets_a_panel_of_the_verdicts(capsys, tmp_path, luck, command
 
 def test_png_report_draws_names_and_labels_with_dollars_as_text(capsys, tmp_path, luck):
     """Matplotlib would read ``$\\frac{$`` as a broken formula and fail; the report prints it, in the
-    panel and in the titles made from the game's name."""
+    panel (its table and the lines under it) and in the titles made from the game's name."""
     require_extra("matplotlib", "report")
     out = run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--json")
     result = json.loads(out)
     result["strength_check"]["rows"][0]["label"] = r"$\frac{$ seat"
     result["strength_check"]["strong"] = [r"$\frac{$"] * 2
+    result["strength_check"]["short_games"]["label"] = r"$\frac{$ setting"  # a short-game line under the table
     game = load_game(luck, params={"bonus": 100})
     game.name = r"$\frac{$ game"
     report.write(str(tmp_path / "dollars.png"), game, result)
     assert png_height(tmp_path / "dollars.png") > 0
     assert report.panel_cells(result["strength_check"]["rows"][0])[0] == r"$\frac{$ seat"
+
+
+def drawn_panel(monkeypatch, tmp_path, game, result, command) -> tuple:
+    """The strength panel's axes, title and texts as ``report`` draws them into a PNG."""
+    panels = []
+    draw = report._strength_panel
+
+    def keep(ax, check, name):
+        draw(ax, check, name)
+        panels.append(ax)
+
+    monkeypatch.setattr(report, "_strength_panel", keep)
+    path = tmp_path / f"{command}.png"
+    (report.write if command == "simulate" else report.write_sweep)(str(path), game, result)
+    (ax,) = panels
+    return ax, " ".join(ax.get_title(loc="left").split()), [" ".join(t.get_text().split()) for t in ax.texts]
+
+
+@pytest.mark.parametrize("command, setting", [("simulate", "bonus=100"), ("sweep", "bonus=0,100")])
+def test_png_panel_shows_the_length_and_short_game_lines_under_the_table(capsys, monkeypatch, tmp_path, luck,
+                                                                         command, setting):
+    require_extra("matplotlib", "report")
+    result = json.loads(run(capsys, command, luck, "--set", setting, *RUN, *CHECK, "--json"))
+    check = result["strength_check"]
+    notes = strength_text.notes(check)
+    assert len(notes) == 2  # simulate: the length and the short games; sweep: the short games of each setting
+    if command == "simulate":
+        assert notes[0] == strength_text.length_line(check)
+    game = load_game(luck, params={"bonus": 100})
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    ax, title, texts = drawn_panel(monkeypatch, tmp_path, game, result, command)
+    assert title == " ".join(strength_text.heading(check, strength_text.TITLES[command]).split())
+    (drawn,) = texts
+    assert drawn == " ".join(f"• {note}" for note in notes)
+    renderer = FigureCanvasAgg(ax.figure).get_renderer()  # the closed figure, as laid out when saved
+    (table,) = ax.tables
+    below, figure = ax.texts[0].get_window_extent(renderer), ax.figure.bbox
+    assert below.y1 <= table.get_window_extent(renderer).y0  # under the table, not over it
+    assert figure.x0 <= below.x0 and below.x1 <= figure.x1 and figure.y0 <= below.y0  # nothing cut off
+
+
+def test_png_panel_grows_with_its_lines(capsys, monkeypatch, tmp_path, luck):
+    require_extra("matplotlib", "report")
+    result = json.loads(run(capsys, "simulate", luck, "--set", "bonus=100", *RUN, *CHECK, "--json"))
+    game = load_game(luck, params={"bonus": 100})
+    report.write(str(tmp_path / "lines.png"), game, result)
+    bare = json.loads(json.dumps(result))
+    bare["strength_check"].update(length=None, short_games=None)
+    assert strength_text.notes(bare["strength_check"]) == []
+    _, _, texts = drawn_panel(monkeypatch, tmp_path, game, bare, "simulate")
+    assert texts == []
+    longer = json.loads(json.dumps(result))
+    longer["strength_check"]["short_games"]["reading"] += " and more" * 60  # wraps to more lines
+    report.write(str(tmp_path / "longer.png"), game, longer)
+    heights = [png_height(tmp_path / name) for name in ("simulate.png", "lines.png", "longer.png")]
+    assert heights[0] < heights[1] < heights[2]

@@ -110,8 +110,7 @@ def _strength_html(result: dict, command: str) -> list:
     if not check:
         return []
     title = strength_text.TITLES[command]
-    lines = "".join(f"<li>{html.escape(line)}</li>" for line in
-                    [strength_text.length_line(check)] + strength_text.short_lines(check) if line)
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in strength_text.notes(check))
     return [f"<h2>{html.escape(title[0].upper() + title[1:])}</h2>",
             f"<p>{html.escape(strength_text.setup(check))}.</p>",
             _table(strength_text.COLUMNS, [strength_text.row_cells(row) for row in check["rows"]], "check",
@@ -284,10 +283,10 @@ def _error_bars(values: list, intervals: list) -> list:
 
 def _figure(plt, rows: int, columns: int, size: tuple, result: dict, command: str, **grid) -> tuple:
     """A figure of rows × columns panels (returned as a list of rows) and, across the bottom when the
-    run had a strength check, a table of its verdicts."""
+    run had a strength check, a table of its verdicts with the game length and short-game lines."""
     check = result.get("strength_check")
     width, height = size
-    below = 0.6 + 0.22 * len(check["rows"]) if check else 0
+    below = _panel_height(check, command, width) if check else 0
     fig = plt.figure(figsize=(width, height + below))
     spec = fig.add_gridspec(rows + bool(check), columns, height_ratios=[height / rows] * rows + [below] * bool(check),
                             **grid)
@@ -309,16 +308,49 @@ def panel_cells(row: dict) -> list:
             cells[8], cells[9], cells[10]]
 
 
+HEADING_SIZE = 10  # points
+
+
+def _text_size(figure_width: float) -> int:
+    """The size (points) of the table and the notes in the panel of a figure this wide (inches)."""
+    return 9 if figure_width >= 12 else 8
+
+
+def _characters(figure_width: float, size: float) -> int:
+    """Characters per line of text this size that fit across the panel before the layout shrinks the
+    charts: the width of the figure's default axes (about 77% of it), at about 0.6 em a character."""
+    return int(0.77 * figure_width * 72 / (0.6 * size))
+
+
+def _panel_texts(check: dict, command: str, figure_width: float) -> tuple:
+    """The panel's heading and its notes (the game length and short-game lines), each wrapped to
+    the width of the figure (inches)."""
+    notes = _characters(figure_width, _text_size(figure_width))
+    return (textwrap.fill(strength_text.heading(check, strength_text.TITLES[command]),
+                          _characters(figure_width, HEADING_SIZE)),
+            [textwrap.fill(line, notes, initial_indent="• ", subsequent_indent="   ")
+             for line in strength_text.notes(check)])
+
+
+def _panel_height(check: dict, command: str, figure_width: float) -> float:
+    """The height (inches) of the panel: its heading, the table's header and rows, and the notes
+    under the table, each wrapped line counted (a line of text is 1.3 times its size high)."""
+    heading, notes = _panel_texts(check, command, figure_width)
+    lines = sum(note.count("\n") + 1 for note in notes)
+    return (0.45 + 1.3 * HEADING_SIZE / 72 * (heading.count("\n") + 1) + 0.22 * len(check["rows"])
+            + (0.1 + 1.3 * _text_size(figure_width) / 72 * lines if notes else 0))
+
+
 def _strength_panel(ax, check: dict, command: str) -> None:
     ax.axis("off")
-    wide = ax.figure.get_figwidth() >= 12  # inches
-    ax.set_title(textwrap.fill(strength_text.heading(check, strength_text.TITLES[command]), 190 if wide else 130),
-                 fontsize=10, loc="left", parse_math=False)
+    size = _text_size(ax.figure.get_figwidth())
+    heading, notes = _panel_texts(check, command, ax.figure.get_figwidth())
+    ax.set_title(heading, fontsize=HEADING_SIZE, loc="left", parse_math=False)
     rows = [panel_cells(row) for row in check["rows"]]
     table = ax.table(cellText=rows, colLabels=PANEL_COLUMNS, loc="upper left", cellLoc="right",
                      colLoc="right", edges="open")
     table.auto_set_font_size(False)
-    table.set_fontsize(9 if wide else 8)
+    table.set_fontsize(size)
     table.auto_set_column_width(range(len(PANEL_COLUMNS)))
     for (r, c), cell in table.get_celld().items():
         text = cell.get_text()
@@ -330,6 +362,10 @@ def _strength_panel(ax, check: dict, command: str) -> None:
         if r and c == PANEL_COLUMNS.index("verdict"):
             text.set_color(VERDICT_COLOUR.get(check["rows"][r - 1]["verdict"], "black"))
             text.set_fontweight("bold")
+    if notes:  # under the table wherever the layout puts it, from the panel's left edge like the heading
+        ax.annotate("\n".join(notes), xy=(0, 0), xycoords=("axes fraction", table), xytext=(0, -6),
+                    textcoords="offset points", ha="left", va="top", fontsize=size, annotation_clip=False,
+                    parse_math=False)
 
 
 def _hist(ax, values, lo, width, count, title, xlabel) -> float:

@@ -61,6 +61,13 @@ def _short_difference(difference: dict) -> str:
             f"{difference['p']:.3g}{holm})")
 
 
+def notes(check: dict) -> list:
+    """The lines printed under the check's table: the game length (simulate's check), then the
+    readings of the short games."""
+    length = length_line(check)
+    return ([length] if length else []) + short_lines(check)
+
+
 def short_lines(check: dict) -> list:
     """The reading of the short games: one line per game read (none when there is nothing to read),
     and in compare, when there is, the variant's change in them at each strength."""
