@@ -58,9 +58,6 @@ def print_check(console, check: dict, command: str) -> None:
         cells[strength_text.VERDICT_COLUMN].stylize(VERDICT_STYLE[row["verdict"]])
         table.add_row(*cells)
     console.print(table)
-    length = strength_text.length_line(check)
-    if length:
-        console.print(Text(length))
-    for line in strength_text.short_lines(check):
+    for line in strength_text.notes(check):
         console.print(Text(line))
     console.print(strength_text.LEGEND)
