@@ -92,7 +92,7 @@ class FlatBot(RoundBot):
                    "seat takes its next `follow` decisions by the evaluation one step ahead (a race charging "
                    "`look` playouts for each action looked at)")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
-               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.25}
+               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.1}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
               "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1),
               "most": (1, 10**5), "deal": (0, 10**6), "follow": (0, 10**4), "look": (0, 10**3)}

@@ -184,7 +184,11 @@ int64_t k_resume(KS *s) {
     r = setjmp(C->jb);
     if (r != 0) return 1;
     if (!code) for (int64_t p = 0; p < NP; p++) { C->top = C->base; C->iters = 0; s->returns[p] = score_of(C, p); }
-    if (s->want_values)  /* the bots' reading of the end (judge.py) */
+    if (s->want_values >= 2) {  /* a look ahead of GREEDY: only the evaluation of seat want_values - 2 */
+        int64_t p = s->want_values - 2;
+        C->top = C->base; C->iters = 0;
+        s->values[p][EVALUATION] = value_of(C, p, EVALUATION);
+    } else if (s->want_values)  /* the bots' reading of the end (judge.py) */
         for (int64_t p = 0; p < NP; p++)
             for (int64_t w = 0; w < NVALUES; w++) {
                 C->top = C->base; C->iters = 0;
@@ -202,6 +206,13 @@ int64_t k_resume(KS *s) {
 # the reference in Python: reference.play_on
 GREEDY_POLICY = r"""
 static __thread KS *AHEAD = NULL;
+/* a copy of the game in s for a look ahead: each zone's items only up to its length (nothing reads
+   past it), then the rest of the state */
+static void COPY_GAME(KS *to, const KS *s) {
+    memcpy(to->zlen, s->zlen, sizeof(s->zlen));
+    for (int64_t z = 0; z < NZ; z++) memcpy(to->zitems[z], s->zitems[z], s->zlen[z] * sizeof(int64_t));
+    memcpy((char *)to + offsetof(KS, loc), (const char *)s + offsetof(KS, loc), offsetof(KS, n_log) - offsetof(KS, loc));
+}
 static int64_t GREEDY(Ctx *C) {
     KS *s = C->s;
     s->policy_rng += GAMMA;
@@ -216,8 +227,8 @@ static int64_t GREEDY(Ctx *C) {
     int64_t *tied = &C->arena[C->top];  /* scratch above the live lists */
     if (C->top + s->cand_n > ARENA) fail(C, E_memory, 0, 0);
     for (int64_t k = 0; k < s->cand_n; k++) {
-        memcpy(AHEAD, s, offsetof(KS, n_log));
-        AHEAD->force = k; AHEAD->cap = 1; AHEAD->stop_seat = -1; AHEAD->want_values = 1; AHEAD->greedy_ppm = -1; AHEAD->greedy_own = 0;
+        COPY_GAME(AHEAD, s);
+        AHEAD->force = k; AHEAD->cap = 1; AHEAD->stop_seat = -1; AHEAD->want_values = 2 + s->decider; AHEAD->greedy_ppm = -1; AHEAD->greedy_own = 0;
         NEST = 1; NEST_SRC = C->arena; NEST_LEN = C->top;
         int64_t r = k_resume(AHEAD);
         NEST = 0; NEST_SRC = NULL;
