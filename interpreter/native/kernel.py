@@ -81,7 +81,7 @@ def _compiled(cffi, source, struct):
         ffi = cffi.FFI()
         ffi.cdef(struct + "\nint64_t k_play(KS *s);\nint64_t k_resume(KS *s);\n"
                  "int64_t k_play_many(const KS *start, int64_t n, uint64_t seed0, uint64_t policy0, "
-                 "int64_t *totals, KS *work);")
+                 "int64_t *totals, KS *work);\nvoid k_copy_game(KS *to, const KS *from);")
         ffi.set_source(name, source, extra_compile_args=["-O2", "-std=gnu11", "-fwrapv", "-w", "-Wno-misleading-indentation"])
         with tempfile.TemporaryDirectory(dir=folder) as work:
             try:

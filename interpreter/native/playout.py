@@ -64,7 +64,6 @@ class Runner:
         loaded(kernel, state, self.start)
         buffers[2] = self
         self.over = bool(state.over)
-        self.head = kernel.ffi.offsetof("KS", "n_log")
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
             greedy=None, partners=False, rounds=1, own=0):
@@ -80,7 +79,7 @@ class Runner:
         if self.buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
             self.buffers[2] = self
-        self.kernel.ffi.memmove(ks, self.start, self.head)
+        self.kernel.lib.k_copy_game(ks, self.start)
         ks.looks = 0
         if self.over:
             return ks

@@ -213,6 +213,7 @@ static void COPY_GAME(KS *to, const KS *s) {
     for (int64_t z = 0; z < NZ; z++) memcpy(to->zitems[z], s->zitems[z], s->zlen[z] * sizeof(int64_t));
     memcpy((char *)to + offsetof(KS, loc), (const char *)s + offsetof(KS, loc), offsetof(KS, n_log) - offsetof(KS, loc));
 }
+void k_copy_game(KS *to, const KS *from) { COPY_GAME(to, from); }  /* Runner.run's copy of its start */
 static int64_t GREEDY(Ctx *C) {
     KS *s = C->s;
     s->policy_rng += GAMMA;
