@@ -58,6 +58,11 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
    s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
    s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
    interpreter/bots/flat.py) */
+/* whether a candidate of the decision is of the option (a choice offered again, as in a loop) */
+static inline int OFFERS(const KS *s, int64_t option) {
+    for (int64_t k = 0; k < s->cand_n; k++) if (s->cand[k][0] == option) return 1;
+    return 0;
+}
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
@@ -65,6 +70,7 @@ static int64_t PICK(Ctx *C) {
     if (i >= 0) {
         s->force = -1;
         if (i >= s->cand_n) fail(C, E_index, i, s->cand_n);
+        s->forced_option = s->cand[i][0];
     } else {
         if (s->stop_seat >= 0) {
             if (s->decider != s->stop_seat) {
@@ -76,7 +82,8 @@ static int64_t PICK(Ctx *C) {
             }
         }
         if (s->greedy_ppm >= 0 && s->cand_n > 1
-            && (!s->greedy_own || (s->decider == s->stop_seat && s->greedy_left-- > 0))) i = GREEDY(C);
+            && (!s->greedy_own || (s->decider == s->stop_seat && !OFFERS(s, s->forced_option) && s->greedy_left-- > 0)))
+            i = GREEDY(C);
         else {
             s->policy_rng += GAMMA;
             i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);

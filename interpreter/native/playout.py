@@ -98,6 +98,7 @@ class Runner:
         ks.greedy_ppm = -1 if greedy is None else min(1_000_000, max(0, round(greedy * 1_000_000)))
         ks.greedy_own = int(own > 0)
         ks.greedy_left = own
+        ks.forced_option = -1
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks

@@ -41,11 +41,12 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
     ``stop_seat`` with a choice are greedy, the others uniform.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
     added to it, as the kernel counts them.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
-    actions, others_moved, taken, left = [], False, 0, own
+    actions, others_moved, taken, left, forced = [], False, 0, own, None
     while not state.is_terminal():
         legal = state.legal_actions()
         if first is not None:
             action, first = legal[first], None
+            forced = action.option
         else:
             if taken >= max_moves:
                 break
@@ -58,7 +59,8 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
                     break
                 others_moved = False
             others_moved = others_moved or (stop_seat is not None and mover != stop_seat)
-            if greedy is not None and len(legal) > 1 and (not own or (mover == stop_seat and left > 0)):
+            if greedy is not None and len(legal) > 1 and (not own or (mover == stop_seat and left > 0 and not any(
+                    a.option is forced for a in legal))):
                 left -= 1 if own else 0
                 z, action, looked = greedy_pick(state, legal, z, greedy)
                 if looks is not None:
