@@ -142,3 +142,5 @@ def test_the_web_table_caps_the_worlds_and_the_price_of_a_race():
     assert check_bot_spec("flat:race=1,deal=1000000") == "bot 'flat': deal is at most 100 on this server, not 1000000"
     assert check_bot_spec("lookahead:race=1,deal=1000") is not None
     assert check_bot_spec("flat:race=1.5") is None
+    assert check_bot_spec("flat:race=1,follow=100") == "bot 'flat': follow is at most 20 on this server, not 100"
+    assert check_bot_spec("flat:race=1,follow=1") is None

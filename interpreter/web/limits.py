@@ -13,10 +13,12 @@ from ..bots import parse_spec
 BOT_CAPS = {"mcts": {"seconds": 5, "iterations": 20_000, "depth": 200},
             "ismcts": {"seconds": 5, "iterations": 5_000, "depth": 200, "rounds": 50},  # a playout per action each
             # a race (flat:race=...): at most `most` worlds, and a price of at most budget × (deal / actions + 1) playouts
-            "flat": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "most": 1_000, "deal": 100},
+            # follow: the seat's next decisions in a playout each look one step ahead at every action
+            "flat": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "most": 1_000, "deal": 100,
+                     "follow": 20},
             "focus": {"budget": 20_000, "depth": 200, "seconds": 5},
             "lookahead": {"rollouts": 1_000, "budget": 2_000, "depth": 200, "seconds": 5, "rounds": 50,
-                          "playouts": 100, "most": 1_000, "deal": 100}}
+                          "playouts": 100, "most": 1_000, "deal": 100, "follow": 20}}
 MAX_FRAME = 64 * 1024  # bytes of one websocket message
 MAX_JSON_DEPTH = 16  # nesting of one websocket message
 RATE = 20.0  # messages per second a connection may send on average ...
