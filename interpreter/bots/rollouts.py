@@ -106,10 +106,11 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
     looks = [0]
     stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds, own=own)
 
-    def judge(after):
+    def judge(after, judged=None):  # judged: the option of the action just taken, as the kernel's forced one
         if len(seeds) == 1:
-            return worth(play_on(after, seeds[0], depth, looks=looks, **stop)[1])
-        return sum(worth(play_on(after.clone(), one, depth, looks=looks, **stop)[1]) for one in seeds) / len(seeds)
+            return worth(play_on(after, seeds[0], depth, looks=looks, judged=judged, **stop)[1])
+        return sum(worth(play_on(after.clone(), one, depth, looks=looks, judged=judged, **stop)[1])
+                   for one in seeds) / len(seeds)
 
     def of_world(world, action):
         if held[0] is not world:
@@ -124,7 +125,7 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
             return total / len(seeds)
         after = world.clone()
         after.apply_action(action)
-        return judge(after)
+        return judge(after, action.option)
     judge.of_world = of_world
     judge.looks = looks
     return judge

@@ -32,16 +32,18 @@ def comparable(state) -> dict:
 
 
 def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
-            partners=False, rounds=1, own=0, looks=None):
+            partners=False, rounds=1, own=0, looks=None, judged=None):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
     decisions, or ``stop_seat`` to decide again after another seat decided (for the ``rounds``-th
     time).  ``own`` above 0 (with ``greedy`` and ``stop_seat``): only the next ``own`` decisions of
-    ``stop_seat`` with a choice are greedy, the others uniform.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
+    ``stop_seat`` with a choice are greedy, the others uniform, but for a decision that offers
+    again the option of ``first`` (or ``judged``, the option of the action just taken before the
+    call), as the kernel skips one that offers the option it was forced to take.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
     added to it, as the kernel counts them.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
-    actions, others_moved, taken, left, forced = [], False, 0, own, None
+    actions, others_moved, taken, left, forced = [], False, 0, own, judged
     while not state.is_terminal():
         legal = state.legal_actions()
         if first is not None:
