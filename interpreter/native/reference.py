@@ -40,8 +40,9 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
     time).  ``own`` above 0 (with ``greedy`` and ``stop_seat``): only the next ``own`` decisions of
     ``stop_seat`` with a choice are greedy, the others uniform, but for a decision that offers
     again the option of ``first`` (or ``judged``, the option of the action just taken before the
-    call), as the kernel skips one that offers the option it was forced to take.  ``looks`` (a one-item list): the actions the greedy policy looked ahead at are
-    added to it, as the kernel counts them.  ``(actions, state)``; the state is changed in place."""
+    call), as the kernel skips one that offers the option it was forced to take.  ``looks`` (a
+    one-item list): the actions the greedy policy looked ahead at are added to it, as the kernel
+    counts them.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
     actions, others_moved, taken, left, forced = [], False, 0, own, judged
     while not state.is_terminal():
