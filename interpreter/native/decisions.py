@@ -52,17 +52,18 @@ static void CANDIDATE(Ctx *C, int64_t option, int64_t n, const int64_t *values) 
     for (int64_t i = 0; i < n; i++) s->cand[s->cand_n][1 + i] = values[i];
     s->cand_n += 1;
 }
-/* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
-   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
-   only the next s->greedy_left decisions of s->stop_seat with a choice); it stops at
-   s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
-   s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
-   interpreter/bots/flat.py) */
 /* whether a candidate of the decision is of the option (a choice offered again, as in a loop) */
 static inline int OFFERS(const KS *s, int64_t option) {
     for (int64_t k = 0; k < s->cand_n; k++) if (s->cand[k][0] == option) return 1;
     return 0;
 }
+/* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
+   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
+   only the next s->greedy_left decisions of s->stop_seat with a choice that do not offer again the
+   option forced first); it stops at
+   s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
+   s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:
+   interpreter/bots/flat.py) */
 static int64_t PICK(Ctx *C) {
     KS *s = C->s;
     if (s->n_log >= s->cap) longjmp(C->jb, 3);  /* the cap on decisions: the game is cut off */
