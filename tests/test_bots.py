@@ -149,7 +149,8 @@ def test_a_muted_search_copy_plays_exactly_as_the_game(ruleset):
     assert state.narration() and not copy.narration() and not copy.clone().narration()
 
 
-@pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "flat:race=1.5,follow=1", "mcts:iterations=30", "lookahead",
+@pytest.mark.parametrize("spec", ["flat", "flat:depth=200", "flat:race=1.5,follow=1", "flat:race=1,follow=1,keyed=1",
+                                  "mcts:iterations=30", "lookahead",
                                   "lookahead:budget=40,policy=greedy,playouts=2,rounds=2", "lookahead:margin=1",
                                   "lookahead:margin=1,rank=1",
                                   "ismcts:iterations=12", "ismcts:iterations=30,expand=one"])

@@ -260,3 +260,42 @@ def test_a_decision_inside_a_recursive_procedure_falls_back_to_python_with_the_r
     from interpreter.native.coverage import missing
     what, where = missing(game)
     assert "C function" in what and where is not None
+
+
+@pytest.mark.parametrize("name, players", GAMES)
+def test_keyed_playouts_play_as_in_python(name, players):
+    """``keyed``: every uniform pick takes the legal action with the smallest key (interpreter/native/keyed.py):
+    the kernel's tables and reference.play_on key the actions alike, so both take the same actions to the
+    same state, played out and stopped at the judging seat's next turn, with the follow on too."""
+    game = load_game(name, players=players)
+    kernel = kernel_for(game)
+    checked = 0
+    for policy, state in _states(game, [4] if name in LONG else [4, 5], 25 if name in LONG else 3):
+        seat, actions = state.current_player(), state.legal_actions()
+        first = policy % len(actions)
+        for stop, own in ((None, 0), (seat, 0), (seat, 1)):
+            greedy = 0.0 if own else None
+            runner = Runner(kernel, state)
+            ks = runner.run(policy, 60, stop, force=first, greedy=greedy, own=own, keyed=True)
+            native_actions, native_state = kernel.actions(ks), runner.state(ks)
+            python_actions, python_state = play_on(state.clone(), policy, 60, stop_seat=stop, first=first,
+                                                   greedy=greedy, own=own, keyed=True)
+            assert native_actions == python_actions, (name, policy, stop, own)
+            assert comparable(native_state) == comparable(python_state), (name, policy, stop, own)
+            checked += 1
+    assert checked >= 6
+
+
+def test_a_keyed_reply_survives_a_change_of_the_legal_actions():
+    """The point of the keyed pick: the same number picks the same action from lists that differ by
+    another action or in order, where a uniform pick by index would shift."""
+    from interpreter.native.keyed import keyed_pick
+    game = load_game("pferderennen-mafia")
+    legal = game.new_initial_state(1).legal_actions()
+    assert len(legal) > 3
+    for z in range(1, 200, 7):
+        chosen = keyed_pick(legal, z)
+        for dropped in (legal[0], legal[-1]):
+            if dropped is not chosen:
+                assert keyed_pick([a for a in legal if a is not dropped], z) is chosen
+        assert keyed_pick(legal[::-1], z) is chosen

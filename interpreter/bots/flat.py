@@ -72,7 +72,8 @@ class RoundBot(Bot):
         own = 0 if everyone else settings.get("follow", 0)
         greedy = settings["epsilon"] if everyone else 0.0 if own else None
         return round_judge(kernel, seed, settings["depth"], self.seat, worth, state.game.ruleset.cooperative,
-                           greedy, settings.get("playouts", 1), settings.get("rounds", 1), own)
+                           greedy, settings.get("playouts", 1), settings.get("rounds", 1), own,
+                           bool(settings.get("keyed", 0)))
 
 
 @register_bot
@@ -92,10 +93,10 @@ class FlatBot(RoundBot):
                    "seat takes its next `follow` decisions by the evaluation one step ahead (a race charging "
                    "`look` playouts for each action looked at)")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
-               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.1}
+               "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.1, "keyed": 0}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),
               "seconds": (0, 86400), "race": (0, 100), "tie": (0, 1),
-              "most": (1, 10**5), "deal": (0, 10**6), "follow": (0, 10**4), "look": (0, 10**3)}
+              "most": (1, 10**5), "deal": (0, 10**6), "follow": (0, 10**4), "look": (0, 10**3), "keyed": (0, 1)}
     strength = ("rollouts", "budget")
 
     def __init__(self, seat: int, seed: int, **options):

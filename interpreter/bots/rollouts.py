@@ -86,7 +86,7 @@ def rollout(kernel, state, seed: int, depth: int):
 
 
 def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool = False, greedy=None,
-                playouts: int = 1, rounds: int = 1, own: int = 0):
+                playouts: int = 1, rounds: int = 1, own: int = 0, keyed: bool = False):
     """``judge(after)`` for ``flat``: ``worth`` of ``after`` played on until ``seat``'s next turn
     after another seat's (``partners``, a cooperative game: until another seat's turn; at most
     ``depth`` decisions); and ``judge.of_world(world, action)``, the
@@ -97,14 +97,15 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
     kernel's greedy policy by the evaluation (:func:`interpreter.native.reference.greedy_pick`)
     instead of uniformly, or with ``own`` above 0 only the next ``own`` decisions of ``seat`` (its own
     further decisions: the second stage of a staged decision, the rest of its turn), the others
-    uniformly.  ``judge.looks[0]`` counts the actions the greedy policy looked ahead at, what it
+    uniformly; ``keyed``: the uniform picks keyed (:mod:`interpreter.native.keyed`: each seat takes
+    the same reply to every judged action where that reply is legal).  ``judge.looks[0]`` counts the actions the greedy policy looked ahead at, what it
     costs beyond the playouts.  In Python the playouts are those of
     :func:`interpreter.native.reference.play_on`, the kernel's reference, so both make the same
     decisions."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions
     seeds = playout_seeds(seed, playouts)
     looks = [0]
-    stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds, own=own)
+    stop = dict(stop_seat=seat, greedy=greedy, partners=partners, rounds=rounds, own=own, keyed=keyed)
 
     def judge(after, judged=None):  # judged: the option of the action just taken, as the kernel's forced one
         if len(seeds) == 1:

@@ -57,8 +57,30 @@ static inline int OFFERS(const KS *s, int64_t option) {
     for (int64_t k = 0; k < s->cand_n; k++) if (s->cand[k][0] == option) return 1;
     return 0;
 }
+/* the keyed pick (s->keyed): the candidate with the smallest key, the mix of the policy's next number
+   and an FNV-1a hash of the option's name and the parameters' values (the same action whenever it is legal; the
+   reference in Python: keyed.py) */
+static int64_t KEYED(Ctx *C) {
+    KS *s = C->s;
+    s->policy_rng += GAMMA;
+    uint64_t best = 0;
+    int64_t chosen = 0;
+    for (int64_t k = 0; k < s->cand_n; k++) {
+        int64_t o = s->cand[k][0];
+        uint64_t h = OPTKEY[o];
+        for (int64_t j = 0; j < OPTNP[o]; j++) {
+            int64_t v = s->cand[k][1 + j], code = OPTPKIND[o][j];
+            uint64_t part = code == 2 ? LIST_KEY
+                : (code == 1 && v >= 0 && v < NTEXTKEY) ? TEXTKEY[v] : (uint64_t)v;
+            h = (h ^ part) * FNV_PRIME;
+        }
+        h = mix64(s->policy_rng ^ h);
+        if (k == 0 || h < best) { best = h; chosen = k; }
+    }
+    return chosen;
+}
 /* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
-   policy's own splitmix stream, or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
+   policy's own splitmix stream (keyed with s->keyed), or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
    only the next s->greedy_left decisions of s->stop_seat with a choice that do not offer again the
    option forced first); it stops at
    s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
@@ -85,6 +107,8 @@ static int64_t PICK(Ctx *C) {
         if (s->greedy_ppm >= 0 && s->cand_n > 1
             && (!s->greedy_own || (s->decider == s->stop_seat && !OFFERS(s, s->forced_option) && s->greedy_left-- > 0)))
             i = GREEDY(C);
+        else if (s->keyed)
+            i = KEYED(C);
         else {
             s->policy_rng += GAMMA;
             i = (int64_t)(mix64(s->policy_rng) % (uint64_t)s->cand_n);

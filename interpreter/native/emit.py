@@ -11,6 +11,7 @@ from dsl import ast, ir
 
 from .calls import Calls, recursive_procedures
 from .expressions import SCALARS, Expressions, Scope, Unsupported
+from . import keyed
 from .prelude import ENTRY, ERRORS, PRELUDE
 from .resume import RCAP, Sites, resume_fields
 from .tables import Tables
@@ -160,6 +161,7 @@ class Emitter(Calls):
         lines.append(f"#define NTEXTS {len(t.texts)}")
         ranks = sorted(range(len(t.texts)), key=lambda i: t.texts[i])
         lines.append(_table("TEXT_RANK", [ranks.index(i) for i in range(len(t.texts))] or [0]))
+        lines.append(keyed.tables_source(t))
         return "\n".join(lines) + "\n"
 
     # ---- statements ----------------------------------------------------------------------------

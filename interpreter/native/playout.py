@@ -66,7 +66,7 @@ class Runner:
         self.over = bool(state.over)
 
     def run(self, policy_seed: int, max_decisions: int = 100_000, stop_seat=None, force=None, values=False,
-            greedy=None, partners=False, rounds=1, own=0):
+            greedy=None, partners=False, rounds=1, own=0, keyed=False):
         """Play on: returns the kernel's arrays after (``over`` set when the game ended), or a
         RulesRuntimeError of a rule that failed; with ``values``, every seat's score, tie-breaks,
         evaluation and team at the end, for :meth:`judged`.  ``greedy`` (an epsilon from 0 to 1):
@@ -74,7 +74,8 @@ class Runner:
         above 0: only the next ``own`` decisions of ``stop_seat`` with a choice, the others uniform.
         ``partners`` (with ``stop_seat``): stop where any other seat is to decide (flat in a
         cooperative game).  ``rounds`` (with ``stop_seat``): stop where ``stop_seat`` is to decide again
-        after another seat decided for the ``rounds``-th time."""
+        after another seat decided for the ``rounds``-th time.  ``keyed``: the seats that pick
+        uniformly pick by :mod:`.keyed` instead."""
         ks = self.work
         if self.buffers[2] is not self:  # another runner took the buffers
             loaded(self.kernel, self.state_loaded, self.start)
@@ -99,6 +100,7 @@ class Runner:
         ks.greedy_own = int(own > 0)
         ks.greedy_left = own
         ks.forced_option = -1
+        ks.keyed = int(bool(keyed))
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks

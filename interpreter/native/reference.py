@@ -6,6 +6,7 @@ kernel is the same game, action by action."""
 from __future__ import annotations
 
 from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
+from .keyed import keyed_pick
 
 
 def play_python(game, seed: int, policy_seed: int, max_moves: int = 100_000):
@@ -32,7 +33,7 @@ def comparable(state) -> dict:
 
 
 def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, first=None, greedy=None,
-            partners=False, rounds=1, own=0, looks=None, judged=None):
+            partners=False, rounds=1, own=0, looks=None, judged=None, keyed=False):
     """Play ``state`` on in the Python engine as :func:`.playout.playout` does in the kernel:
     ``first`` (an index into the legal actions) taken first if given, then the seeded uniform
     policy (``greedy``: the greedy one, see :func:`greedy_pick`) until the end, ``max_moves`` more
@@ -42,7 +43,8 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
     again the option of ``first`` (or ``judged``, the option of the action just taken before the
     call), as the kernel skips one that offers the option it was forced to take.  ``looks`` (a
     one-item list): the actions the greedy policy looked ahead at are added to it, as the kernel
-    counts them.  ``(actions, state)``; the state is changed in place."""
+    counts them.  ``keyed``: the uniform picks are keyed ones (:func:`.keyed.keyed_pick`), as the
+    kernel's with ``s->keyed``.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
     actions, others_moved, taken, left, forced = [], False, 0, own, judged
     while not state.is_terminal():
@@ -70,7 +72,7 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
                     looks[0] += looked
             else:
                 z = (z + GOLDEN_GAMMA) & MASK64
-                action = legal[mixed(z) % len(legal)]
+                action = keyed_pick(legal, z) if keyed else legal[mixed(z) % len(legal)]
             taken += 1
         actions.append((action.option.name, tuple(None if isinstance(v, list) else v for v in action.values)))
         state.apply_action(action)
