@@ -264,9 +264,10 @@ def test_a_decision_inside_a_recursive_procedure_falls_back_to_python_with_the_r
 
 @pytest.mark.parametrize("name, players", GAMES)
 def test_keyed_playouts_play_as_in_python(name, players):
-    """``keyed``: every uniform pick takes the legal action with the smallest key (interpreter/native/keyed.py):
-    the kernel's tables and reference.play_on key the actions alike, so both take the same actions to the
-    same state, played out and stopped at the judging seat's next turn, with the follow on too."""
+    """``keyed``: every uniform pick takes the legal action with the smallest key (interpreter/native/keyed.py),
+    each seat from its own stream of numbers: the kernel's tables and reference.play_on key the actions alike,
+    so both take the same actions to the same state, played out and stopped at the judging seat's next turn,
+    with the follow on too."""
     game = load_game(name, players=players)
     kernel = kernel_for(game)
     checked = 0

@@ -25,7 +25,9 @@ ones, and a seed still gives the same game.  ``follow`` above 0 has the bot's ow
 ``follow`` decisions in each playout by the evaluation one step ahead (the other seats stay uniform):
 the next stage of a staged decision (a tile judged with the best field for it, not a random one), the
 next step of its turn.  Its looks ahead cost CPU beyond the playouts; a race charges ``look`` playouts
-for each action looked at.
+for each action looked at.  ``keyed`` 1 has the seats that pick uniformly in the playouts pick by
+key instead (:mod:`interpreter.native.keyed`): the same reply to every judged action wherever it is
+legal, where a pick by its place among the legal actions shifts when a judged action adds or removes one.
 The playouts run in the native kernel where it is available (``engine``, see
 :mod:`interpreter.bots.rollouts`), with the same decisions.
 """
@@ -91,7 +93,9 @@ class FlatBot(RoundBot):
                    "dealt or the race would cost more than flat's playouts here (a world counted as `deal` "
                    "playouts) plus what easy decisions left unspent; `follow` above 0: in the playouts its own "
                    "seat takes its next `follow` decisions by the evaluation one step ahead (a race charging "
-                   "`look` playouts for each action looked at)")
+                   "`look` playouts for each action looked at); `keyed` 1: the uniform picks in the playouts take the "
+                   "legal action with the smallest key (a hash of the action and the playout's random number), so "
+                   "every judged action meets the same replies where they are legal")
     options = {"rollouts": 4, "depth": 20, "budget": 32, "shared": 0.5, "seconds": 0.0, "engine": "auto",
                "race": 0.0, "tie": 0.1, "most": 16, "deal": 10.0, "follow": 0, "look": 0.1, "keyed": 0}
     limits = {"rollouts": (1, 10**5), "depth": (0, 10**6), "budget": (1, 10**7), "shared": (0, 1),

@@ -57,12 +57,14 @@ static inline int OFFERS(const KS *s, int64_t option) {
     for (int64_t k = 0; k < s->cand_n; k++) if (s->cand[k][0] == option) return 1;
     return 0;
 }
-/* the keyed pick (s->keyed): the candidate with the smallest key, the mix of the policy's next number
-   and an FNV-1a hash of the option's name and the parameters' values (the same action whenever it is legal; the
+/* the keyed pick (s->keyed): the candidate with the smallest key, the mix of the deciding seat's next
+   number (a stream per seat from s->keyed_seed) and an FNV-1a hash of the option's name and the parameters' values (the same action whenever it is legal; the
    reference in Python: keyed.py) */
 static int64_t KEYED(Ctx *C) {
     KS *s = C->s;
-    s->policy_rng += GAMMA;
+    int64_t seat = CK(C, s->decider, NP);
+    s->seat_picks[seat] += 1;  /* each seat's own stream of numbers (keyed.seat_number) */
+    uint64_t z = s->keyed_seed + SEAT_STRIDE * (uint64_t)(seat + 1) + GAMMA * (uint64_t)s->seat_picks[seat];
     uint64_t best = 0;
     int64_t chosen = 0;
     for (int64_t k = 0; k < s->cand_n; k++) {
@@ -74,7 +76,7 @@ static int64_t KEYED(Ctx *C) {
                 : (code == 1 && v >= 0 && v < NTEXTKEY) ? TEXTKEY[v] : (uint64_t)v;
             h = (h ^ part) * FNV_PRIME;
         }
-        h = mix64(s->policy_rng ^ h);
+        h = mix64(z ^ h);
         if (k == 0 || h < best) { best = h; chosen = k; }
     }
     return chosen;

@@ -12,9 +12,10 @@ engine (:func:`interpreter.native.reference.play_on`) from the actions themselve
 """
 from __future__ import annotations
 
-from ..runtime.splitmix import MASK64, mixed
+from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
 
 FNV_OFFSET, FNV_PRIME = 0xCBF29CE484222325, 0x100000001B3
+SEAT_STRIDE = 0xD1B54A32D192ED03  # between the seats' streams of numbers (odd)
 LIST_KEY = 0x5BD1E9955BD1E995  # a parameter whose values are lists: the same key for all of them
 INT_KINDS = ("int", "bool", "player", "component", "cell", "zone")
 
@@ -54,8 +55,15 @@ def action_key(z: int, action) -> int:
     return mixed(z ^ h)
 
 
+def seat_number(seed: int, seat: int, picks: int) -> int:
+    """The number of ``seat``'s ``picks``-th keyed pick in a playout of policy seed ``seed``: each seat
+    has a stream of its own, so a decision more or less of one seat (a judged action that makes
+    another seat's choice forced) does not change the numbers of the others."""
+    return (seed + SEAT_STRIDE * (seat + 1) + GOLDEN_GAMMA * picks) & MASK64
+
+
 def keyed_pick(legal, z: int):
-    """The legal action with the smallest key (the first of equal ones)."""
+    """The legal action with the smallest key for the number ``z`` (the first of equal ones)."""
     best, chosen = None, None
     for action in legal:
         key = action_key(z, action)
@@ -72,7 +80,7 @@ def tables_source(tables) -> str:
     keys = [option_key(option.name) for option in tables.options] or [0]
     texts = [text_key(text) for text in tables.texts] or [0]
     counts = [len(kinds) for kinds in tables.param_kinds] or [0]
-    return (f"#define LIST_KEY {LIST_KEY}ULL\n#define FNV_PRIME {FNV_PRIME}ULL\n"
+    return (f"#define LIST_KEY {LIST_KEY}ULL\n#define FNV_PRIME {FNV_PRIME}ULL\n#define SEAT_STRIDE {SEAT_STRIDE}ULL\n"
             f"static const int64_t OPTNP[{len(counts)}] = {{{', '.join(map(str, counts))}}};\n"
             f"static const uint64_t OPTKEY[{len(keys)}] = {{{', '.join(f'{k}ULL' for k in keys)}}};\n"
             f"static const int64_t OPTPKIND[{len(rows)}][{width}] = "

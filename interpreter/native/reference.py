@@ -6,7 +6,7 @@ kernel is the same game, action by action."""
 from __future__ import annotations
 
 from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
-from .keyed import keyed_pick
+from .keyed import keyed_pick, seat_number
 
 
 def play_python(game, seed: int, policy_seed: int, max_moves: int = 100_000):
@@ -43,10 +43,10 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
     again the option of ``first`` (or ``judged``, the option of the action just taken before the
     call), as the kernel skips one that offers the option it was forced to take.  ``looks`` (a
     one-item list): the actions the greedy policy looked ahead at are added to it, as the kernel
-    counts them.  ``keyed``: the uniform picks are keyed ones (:func:`.keyed.keyed_pick`), as the
-    kernel's with ``s->keyed``.  ``(actions, state)``; the state is changed in place."""
+    counts them.  ``keyed``: the uniform picks are keyed ones (:func:`.keyed.keyed_pick`, each seat
+    with its numbers from :func:`.keyed.seat_number`), as the kernel's with ``s->keyed``.  ``(actions, state)``; the state is changed in place."""
     z = policy_seed & MASK64
-    actions, others_moved, taken, left, forced = [], False, 0, own, judged
+    actions, others_moved, taken, left, forced, picks = [], False, 0, own, judged, {}
     while not state.is_terminal():
         legal = state.legal_actions()
         if first is not None:
@@ -70,9 +70,12 @@ def play_on(state, policy_seed: int, max_moves: int = 100_000, stop_seat=None, f
                 z, action, looked = greedy_pick(state, legal, z, greedy)
                 if looks is not None:
                     looks[0] += looked
+            elif keyed:
+                picks[mover] = picks.get(mover, 0) + 1
+                action = keyed_pick(legal, seat_number(policy_seed, mover, picks[mover]))
             else:
                 z = (z + GOLDEN_GAMMA) & MASK64
-                action = keyed_pick(legal, z) if keyed else legal[mixed(z) % len(legal)]
+                action = legal[mixed(z) % len(legal)]
             taken += 1
         actions.append((action.option.name, tuple(None if isinstance(v, list) else v for v in action.values)))
         state.apply_action(action)

@@ -57,7 +57,8 @@ def resume_fields(game, nflow: int) -> str:
     return (f"int64_t site; int64_t fvals[{n}]; int64_t rlen; "
             "int64_t force; int64_t stop_seat; int64_t stop_partners; int64_t others_moved; int64_t stop_rounds; "
             "int64_t want_values; "
-            "int64_t greedy_ppm; int64_t greedy_own; int64_t greedy_left; int64_t forced_option; int64_t keyed; "
+            "int64_t greedy_ppm; int64_t greedy_own; int64_t greedy_left; int64_t forced_option; "
+            f"int64_t keyed; uint64_t keyed_seed; int64_t seat_picks[{game.num_players}];"
             f"int64_t values[{game.num_players}][{value_count(game.ruleset)}]; ")
 
 
