@@ -12,7 +12,7 @@ from ..bots.rollouts import with_engine
 from ..game import load_game
 from .match_log import MatchRecorder, log_header
 
-SIM_BOT = "flat:race=1,follow=1"  # the default bot of every seat in simulate, compare and sweep, and in the web designer
+SIM_BOT = "flat:race=1,follow=1,keyed=1"  # the default bot of every seat in simulate, compare and sweep, and in the web designer
 
 
 @dataclass
