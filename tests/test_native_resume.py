@@ -180,6 +180,45 @@ def test_a_saved_state_with_locals_of_the_wrong_kind_does_not_resume():
     assert playout(kernel, broken, 1)[1] is not None
 
 
+# a text variable offered as a parameter's value: a saved state may hold any text in it
+TEXTS = """
+game: {name: Texts, players: 2}
+vars: {mode: {type: str, initial: a}}
+player_vars: {points: 0}
+flow:
+  - repeat: 4
+    do:
+      - choose:
+          options:
+            pick:
+              params: {word: "[mode, 'b', 'c']"}
+              effects: ["active.points += 1 if word == 'b' else 0", "active = next_player(active)"]
+scoring: {score: player.points}
+"""
+
+
+def test_a_saved_state_holding_a_text_the_kernel_was_not_built_with_runs_in_python(tmp_path):
+    """The kernel's tables of texts (their order, their keys for keyed playouts) have rows only for the
+    texts the ruleset names: a state holding another one is refused (the bots play on in Python, with the
+    same decisions), never run with a number past the tables."""
+    path = tmp_path / "texts.yaml"
+    path.write_text(TEXTS, encoding="utf-8")
+    game = load_game(path)
+    kernel = kernel_for(game)
+    state = game.new_initial_state(1)
+    Runner(kernel, state).run(3, 10, keyed=True)
+    data = state.to_dict()
+    data["vars"]["mode"] = "zzz"
+    crafted = game.state_from_json(data)  # the saved state's checks let any text through
+    with pytest.raises(NativeUnavailable, match="not built with"):
+        Runner(kernel, crafted)
+    from interpreter.bots import make_bot
+    for seed in range(4):
+        python = make_bot("flat:keyed=1,engine=python", 0, seed).choose(crafted.clone())
+        auto = make_bot("flat:keyed=1", 0, seed).choose(crafted.clone())
+        assert str(python) == str(auto)
+
+
 @pytest.mark.parametrize("name, players", [("pferderennen-mafia", None), ("mafiadollar", 3)])
 def test_a_playout_stops_at_a_partners_turn_as_in_python(name, players):
     """flat in a cooperative game stops where another seat is to decide (bots/rollouts.py): the

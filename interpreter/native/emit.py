@@ -158,6 +158,10 @@ class Emitter(Calls):
         lines.append(_table("KIND_START", starts))
         lines.append(_table("KIND_IDS", ids or [0]))
         lines.append(_table("KIND_NAMED", [int(text in game.components_by_kind) for text in t.texts] or [0]))
+        for value in _texts_in([v.initial for v in [*self.rs.vars.values(), *self.rs.player_vars.values()]]
+                               + list(getattr(game, "params", {}).values())):
+            t.text(value)  # what a state holds from the start: numbered before the tables of texts
+        t.compiled_texts = len(t.texts)  # a text numbered later (a saved state's) has no row in these tables
         lines.append(f"#define NTEXTS {len(t.texts)}")
         ranks = sorted(range(len(t.texts)), key=lambda i: t.texts[i])
         lines.append(_table("TEXT_RANK", [ranks.index(i) for i in range(len(t.texts))] or [0]))
@@ -434,6 +438,17 @@ class Emitter(Calls):
                      f"for (int64_t {j} = 0; {j} < {n}; {j}++) {{ {values}[{i}] = {items}[{j}];\n"
                      f"{skip and skip[1]}{inner}}} }}\n")
         return f"{{ int64_t {values}[MAXP + 1]; (void){values};\n{inner}}}\n"
+
+
+def _texts_in(values) -> list:
+    """The texts among ``values`` and in their lists."""
+    found = []
+    for value in values:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, list):
+            found += _texts_in(value)
+    return found
 
 
 def _table(name, values) -> str:

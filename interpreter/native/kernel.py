@@ -172,7 +172,12 @@ class Kernel:
         if value is None:
             return -1
         if isinstance(value, str):
-            return self.tables.text(value)
+            number = self.tables.text(value)
+            built = self.tables.compiled_texts
+            if built is not None and number >= built:  # the C tables of texts have no row for it
+                raise NativeUnavailable(f"native: the state holds the text {value[:40]!r}, which the kernel was not "
+                                        "built with; using Python")
+            return number
         return int(value)
 
     def play(self, seed: int, policy_seed: int, max_decisions: int = 100_000):

@@ -20,6 +20,7 @@ class Tables:
         self.frames: list = []  # names of procedures, for the error of a loop that never ends
         self.options: list = []  # every option of every decision, by the number the kernel logs
         self.param_kinds: list = []  # per option, the type of each parameter's values ('list', 'str', ...)
+        self.compiled_texts = None  # how many texts the C tables (TEXT_RANK, TEXTKEY) have rows for
 
     def text(self, value) -> int:
         if value not in self.texts:
