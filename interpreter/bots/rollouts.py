@@ -98,8 +98,8 @@ def round_judge(kernel, seed: int, depth: int, seat: int, worth, partners: bool 
     instead of uniformly, or with ``own`` above 0 only the next ``own`` decisions of ``seat`` (its own
     further decisions: the second stage of a staged decision, the rest of its turn), the others
     uniformly; ``keyed``: the uniform picks keyed (:mod:`interpreter.native.keyed`: each seat takes
-    the same reply to every judged action where that reply is legal).  ``judge.looks[0]`` counts the actions the greedy policy looked ahead at, what it
-    costs beyond the playouts.  In Python the playouts are those of
+    the same reply to every judged action where that reply is legal).  ``judge.looks[0]`` counts the
+    actions the greedy policy looked ahead at, what it costs beyond the playouts.  In Python the playouts are those of
     :func:`interpreter.native.reference.play_on`, the kernel's reference, so both make the same
     decisions."""
     held = [None, None, None]  # the world, its runner, the index of each of its legal actions

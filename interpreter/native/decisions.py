@@ -58,8 +58,8 @@ static inline int OFFERS(const KS *s, int64_t option) {
     return 0;
 }
 /* the keyed pick (s->keyed): the candidate with the smallest key, the mix of the deciding seat's next
-   number (a stream per seat from s->keyed_seed) and an FNV-1a hash of the option's name and the parameters' values (the same action whenever it is legal; the
-   reference in Python: keyed.py) */
+   number (a stream per seat from s->keyed_seed) and an FNV-1a hash of the option's name and the
+   parameters' values: the same action whenever it is legal (the reference in Python: keyed.py) */
 static int64_t KEYED(Ctx *C) {
     KS *s = C->s;
     int64_t seat = CK(C, s->decider, NP);
@@ -73,7 +73,7 @@ static int64_t KEYED(Ctx *C) {
         for (int64_t j = 0; j < OPTNP[o]; j++) {
             int64_t v = s->cand[k][1 + j], code = OPTPKIND[o][j];
             uint64_t part = code == 2 ? LIST_KEY
-                : (code == 1 && v >= 0 && v < NTEXTKEY) ? TEXTKEY[v] : (uint64_t)v;
+                : (code == 1 && v >= 0 && v < NTEXTS) ? TEXTKEY[v] : (uint64_t)v;
             h = (h ^ part) * FNV_PRIME;
         }
         h = mix64(z ^ h);
@@ -82,8 +82,8 @@ static int64_t KEYED(Ctx *C) {
     return chosen;
 }
 /* the seat's policy picks a candidate: the one forced (s->force, once), else uniform from the
-   policy's own splitmix stream (keyed with s->keyed), or greedy by the evaluation (s->greedy_ppm >= 0; with s->greedy_own,
-   only the next s->greedy_left decisions of s->stop_seat with a choice that do not offer again the
+   policy's own splitmix stream (keyed with s->keyed), or greedy by the evaluation (s->greedy_ppm >= 0;
+   with s->greedy_own, only the next s->greedy_left decisions of s->stop_seat with a choice that do not offer again the
    option forced first); it stops at
    s->cap decisions, or where s->stop_seat is to decide again after another seat decided (for the
    s->stop_rounds-th time), or (s->stop_partners) where another seat is to decide (a bot's rollout:

@@ -1,5 +1,5 @@
 """The keyed playout policy: a seat picks the legal action with the smallest key, splitmix's mix of
-the policy's next number and of a hash of the action itself (FNV-1a over its option's name and its
+the seat's next number and of a hash of the action itself (FNV-1a over its option's name and its
 parameters' values).
 
 A uniform pick takes ``legal[mixed(z) % len(legal)]``: after two different actions of a judged
@@ -7,10 +7,12 @@ seat the other seats' lists of legal actions may differ by one action, and then 
 picks a different reply.  A keyed pick takes the same action whenever it is legal and still the
 smallest key: every action a bot judges meets the same replies where they are possible (common
 random numbers that survive a change of the lists).  Both engines compute the same keys: the kernel
-from tables made here (:func:`option_key`, :func:`text_key` of each text it numbers), the Python
+from tables made here (:func:`text_key` of each option's name and of each text it numbers), the Python
 engine (:func:`interpreter.native.reference.play_on`) from the actions themselves.
 """
 from __future__ import annotations
+
+import functools
 
 from ..runtime.splitmix import GOLDEN_GAMMA, MASK64, mixed
 
@@ -20,6 +22,7 @@ LIST_KEY = 0x5BD1E9955BD1E995  # a parameter whose values are lists: the same ke
 INT_KINDS = ("int", "bool", "player", "component", "cell", "zone")
 
 
+@functools.lru_cache(maxsize=4096)
 def text_key(text: str) -> int:
     """A stable 64-bit number of a text (FNV-1a of its UTF-8 bytes): the same on every run, unlike
     Python's ``hash``."""
@@ -27,10 +30,6 @@ def text_key(text: str) -> int:
     for byte in text.encode("utf-8"):
         h = ((h ^ byte) * FNV_PRIME) & MASK64
     return h
-
-
-def option_key(name: str) -> int:
-    return text_key(name)
 
 
 def kind_code(kind: str) -> int:
@@ -49,7 +48,7 @@ def value_key(code: int, value) -> int:
 def action_key(z: int, action) -> int:
     """The key of ``action`` (a :class:`interpreter.runtime.actions.Action`) for the policy's number ``z``."""
     option = action.option
-    h = option_key(option.name)
+    h = text_key(option.name)
     for kind, value in zip(option.param_kinds, action.values):
         h = ((h ^ value_key(kind_code(kind), value)) * FNV_PRIME) & MASK64
     return mixed(z ^ h)
@@ -74,10 +73,10 @@ def keyed_pick(legal, z: int):
 
 def tables_source(tables) -> str:
     """The kernel's C tables of the keys: ``OPTKEY`` and ``OPTNP`` (its number of parameters) per
-    option, ``OPTPKIND`` per option and parameter (:func:`kind_code`), ``TEXTKEY`` per text it numbers."""
+    option, ``OPTPKIND`` per option and parameter (:func:`kind_code`), ``TEXTKEY`` per text it numbers (``NTEXTS`` of them)."""
     width = max([len(kinds) for kinds in tables.param_kinds] + [1])
     rows = [[kind_code(kind) for kind in kinds] + [0] * (width - len(kinds)) for kinds in tables.param_kinds] or [[0]]
-    keys = [option_key(option.name) for option in tables.options] or [0]
+    keys = [text_key(option.name) for option in tables.options] or [0]
     texts = [text_key(text) for text in tables.texts] or [0]
     counts = [len(kinds) for kinds in tables.param_kinds] or [0]
     return (f"#define LIST_KEY {LIST_KEY}ULL\n#define FNV_PRIME {FNV_PRIME}ULL\n#define SEAT_STRIDE {SEAT_STRIDE}ULL\n"
@@ -85,5 +84,4 @@ def tables_source(tables) -> str:
             f"static const uint64_t OPTKEY[{len(keys)}] = {{{', '.join(f'{k}ULL' for k in keys)}}};\n"
             f"static const int64_t OPTPKIND[{len(rows)}][{width}] = "
             f"{{{', '.join('{' + ', '.join(map(str, row)) + '}' for row in rows)}}};\n"
-            f"#define NTEXTKEY {len(tables.texts)}\n"
             f"static const uint64_t TEXTKEY[{len(texts)}] = {{{', '.join(f'{k}ULL' for k in texts)}}};\n")

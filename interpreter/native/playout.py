@@ -101,9 +101,10 @@ class Runner:
         ks.greedy_left = own
         ks.forced_option = -1
         ks.keyed = int(bool(keyed))
-        ks.keyed_seed = policy_seed & MASK
-        for seat in range(self.kernel.game.num_players):
-            ks.seat_picks[seat] = 0
+        if keyed:  # the seats' streams of numbers start anew (read only by a keyed pick)
+            ks.keyed_seed = policy_seed & MASK
+            for seat in range(self.kernel.game.num_players):
+                ks.seat_picks[seat] = 0
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks
