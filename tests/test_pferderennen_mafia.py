@@ -302,8 +302,8 @@ def test_the_first_start_player_is_drawn_by_lot():
 
 def _expected_evaluation(state, seat):
     """The bots' evaluation recomputed here: money plus what the single bets, the syndicate card and
-    the exacta pairs (pending or open) would bring if the race ended in the current order, doubled
-    in the last race."""
+    the exacta pairs (pending or open) would bring if the race ended in the order after the next
+    move (each horse moved once more by the cards it shows), doubled in the last race."""
     g = state.game
     horses = g.components_by_kind["horse"]
     value, colour = g.attr_tables["value"], g.attr_tables["colour"]
@@ -311,7 +311,8 @@ def _expected_evaluation(state, seat):
     for number in range(1, 7):
         a, b = _visible_pair(state, number)
         arrived = mark(state, "arrived", horses[number - 1])
-        keys[number] = (1000 - arrived if arrived else 0, mark(state, "position", horses[number - 1]), a + b, max(a, b))
+        ahead = mark(state, "position", horses[number - 1]) + a + b
+        keys[number] = (1000 - arrived if arrived else 0, ahead, a + b, max(a, b))
     standing = {COLOURS[h - 1]: 1 + sum(1 for o in keys if keys[o] > keys[h]) for h in keys}
     single = sum(value[c] * {1: 40000, 2: 20000}.get(standing[colour[c]], -10000)
                  for c in zone_ids(state, f"hand[P{seat + 1}]") if colour[c] != "colourless")
@@ -329,11 +330,12 @@ def _expected_evaluation(state, seat):
     return pvar(state, "money", seat) + factor * (single + syndicate + exacta)
 
 
-def test_the_bots_evaluation_counts_exacta_bets_by_the_current_order():
+def test_the_bots_evaluation_counts_exacta_bets_by_the_order_after_the_next_move():
     """The ruleset's `evaluation` (bot guidance, not the settlement) counts a pending or open exacta
-    pair as the settlement would if the race ended now: its points × 100,000 $ when both horses are
-    among the first two, else × −10,000 $; without it an exacta bet looked to the bots like cards
-    given away."""
+    pair as the settlement would if the race ended after the next move: its points × 100,000 $ when
+    both horses are among the first two, else × −10,000 $; without it an exacta bet looked to the
+    bots like cards given away.  The order is the one after the next move (each horse moved once
+    more by the cards it shows), not the current one: a fast horse just behind counts as ahead."""
     g = game(4)
     with_pairs = 0
 
@@ -349,15 +351,18 @@ def test_the_bots_evaluation_counts_exacta_bets_by_the_current_order():
     assert with_pairs > 50
 
 
-def test_todays_bots_can_still_play_on_the_old_evaluation():
+@pytest.mark.parametrize("earlier", ["pferderennen-mafia-old-evaluation.yaml",
+                                     "pferderennen-mafia-current-order-evaluation.yaml"])
+def test_todays_bots_can_still_play_on_an_earlier_evaluation(earlier):
     """benchmarks/pferderennen-mafia-old-evaluation.yaml is the ruleset before its evaluation counted
-    exacta bets, the same rules otherwise: benchmarks/strength.py --against-ruleset has the --against
+    exacta bets, benchmarks/pferderennen-mafia-current-order-evaluation.yaml before it looked one
+    move ahead, the same rules otherwise: benchmarks/strength.py --against-ruleset has the --against
     bots decide on the state rebuilt in it, their choices mapped back to the game played."""
     import sys
     from conftest import ROOT
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from strength import on_twin
-    old = load_game(ROOT / "benchmarks" / "pferderennen-mafia-old-evaluation.yaml", players=4)
+    old = load_game(ROOT / "benchmarks" / earlier, players=4)
     state = game(4).new_initial_state(5)
     seen = []
 
