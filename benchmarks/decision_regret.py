@@ -44,6 +44,7 @@ from interpreter.runtime.narration import mute  # noqa: E402
 
 JUDGE = "flat:follow=1,keyed=1"
 LOOK = 0.1  # what a look one step ahead is charged, in playouts (flat's `look`)
+MOST = 16  # the most worlds a race deals (flat's `most`)
 SIZES = (("<=8", 8), ("9-32", 32), (">32", None))
 
 
@@ -88,6 +89,7 @@ def judged(state, worlds: int, seed: int) -> tuple:
 
 
 def flat_worlds(n: int, rollouts: int = 4, budget: int = 32) -> int:
+    """The worlds `flat` deals for a decision of ``n`` actions at its default options."""
     return max(1, min(rollouts, budget // n))
 
 
@@ -103,7 +105,7 @@ def race(seen, alive, z, tie, allowance, deal) -> tuple:
             listed[i].append(row[i])
             sums[i] += row[i]
         alive = contenders(listed, sums, alive, z, tie)
-        if len(alive) == 1 or worlds >= len(seen) or cost + deal + len(alive) > allowance:
+        if len(alive) == 1 or worlds >= min(len(seen), MOST) or cost + deal + len(alive) > allowance:
             break
     best = max(sums[i] for i in alive)
     return [i for i in alive if sums[i] == best], cost
