@@ -103,8 +103,8 @@ class Runner:
         ks.keyed = int(bool(keyed))
         if keyed:  # the seats' streams of numbers start anew (read only by a keyed pick)
             ks.keyed_seed = policy_seed & MASK
-            for seat in range(self.kernel.game.num_players):
-                ks.seat_picks[seat] = 0
+            size = 8 * self.kernel.game.num_players
+            self.kernel.ffi.memmove(ks.seat_picks, bytes(size), size)
         if self.kernel.lib.k_resume(ks) == 1:
             raise self.kernel.error(ks)
         return ks
